@@ -1,0 +1,3 @@
+from wilson.cli import main
+
+main()

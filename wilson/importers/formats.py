@@ -1,0 +1,89 @@
+"""Recognising an export from its content and handing it to the right parser.
+
+Each parser module exposes `FORMATS`, a list of objects with a `name`, a `detect(text) -> int`
+confidence (0 = not mine, 100 = certain) and a `parse(text, source) -> ParseResult`. The file's
+name never decides the format; `--format NAME` may force one.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Protocol
+
+from wilson.importers.model import ImportRefused, ParseResult
+
+_PARSER_MODULES = (
+    "wilson.importers.ofx",
+    "wilson.importers.qif",
+    "wilson.importers.csv_banks",
+    "wilson.importers.csv_generic",
+)
+
+MAX_FILE_BYTES = 200 * 1024 * 1024
+
+
+class Format(Protocol):
+    name: str
+
+    def detect(self, text: str) -> int: ...
+
+    def parse(self, text: str, source: str) -> ParseResult: ...
+
+
+def all_formats() -> list[Format]:
+    formats: list[Format] = []
+    for module in _PARSER_MODULES:
+        formats.extend(importlib.import_module(module).FORMATS)
+    return formats
+
+
+def format_names() -> list[str]:
+    return [f.name for f in all_formats()]
+
+
+def choose_format(text: str, source: str, forced: str | None = None) -> Format:
+    formats = all_formats()
+    if forced:
+        for fmt in formats:
+            if fmt.name == forced:
+                return fmt
+        raise ImportRefused(source, f"unknown format {forced!r}; known: {', '.join(f.name for f in formats)}")
+    best, best_score = None, 0
+    for fmt in formats:
+        score = fmt.detect(text)
+        if score > best_score:
+            best, best_score = fmt, score
+    if best is None:
+        raise ImportRefused(source, "not a recognisable bank export (CSV, OFX/QFX or QIF)")
+    return best
+
+
+def read_text(path: Path) -> str:
+    """The file's text, whatever encoding and line endings it uses."""
+    from wilson.importers.text import decode
+
+    source = str(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise ImportRefused(source, f"file is {size // (1024 * 1024)} MB; the limit is {MAX_FILE_BYTES // (1024 * 1024)} MB")
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ImportRefused(source, "no such file") from None
+    except IsADirectoryError:
+        raise ImportRefused(source, "is a directory, not a file") from None
+    except PermissionError:
+        raise ImportRefused(source, "permission denied") from None
+    if not data.strip():
+        raise ImportRefused(source, "the file is empty")
+    return decode(data, source)
+
+
+def parse_file(path: Path, forced_format: str | None = None) -> ParseResult:
+    source = str(path)
+    text = read_text(path)
+    result = choose_format(text, source, forced_format).parse(text, source)
+    if not result.transactions and not result.errors:
+        raise ImportRefused(source, "the file holds no transactions")
+    return result

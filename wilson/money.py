@@ -1,0 +1,132 @@
+"""Exact money: amounts are integer minor units in storage and `Decimal` everywhere else.
+
+Binary floats never touch an amount. Parsing accepts what bank exports write: currency symbols,
+thousands separators (`,` `.` `'` and spaces), decimal commas, parentheses and trailing minus signs.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+# ISO 4217 minor-unit exponents that differ from the common 2.
+_EXPONENTS = {
+    "BHD": 3, "IQD": 3, "JOD": 3, "KWD": 3, "LYD": 3, "OMR": 3, "TND": 3,
+    "BIF": 0, "CLP": 0, "DJF": 0, "GNF": 0, "ISK": 0, "JPY": 0, "KMF": 0, "KRW": 0,
+    "PYG": 0, "RWF": 0, "UGX": 0, "UYI": 0, "VND": 0, "VUV": 0, "XAF": 0, "XOF": 0, "XPF": 0,
+}
+
+_SYMBOLS = "$€£¥₹₩₽₺₪₫₴₦₱฿"
+_CODE_RE = re.compile(r"^(?:[A-Z]{3}|[A-Z]{2}\$|kr\.?|Kč|zł|Ft|Fr\.?|R\$|sFr\.?)\s*|\s*(?:[A-Z]{3}|kr\.?|Kč|zł|Ft|Fr\.?)$")
+_NUMBER_RE = re.compile(r"^(?:\d+(?:\.\d*)?|\.\d+)$")
+_SPACES = str.maketrans("", "", " \u00a0\u202f\u2009\t")
+
+
+class AmountError(ValueError):
+    """An amount that cannot be read exactly."""
+
+
+def exponent(currency: str | None) -> int:
+    return _EXPONENTS.get((currency or "").upper(), 2)
+
+
+def guess_decimal_separator(samples: list[str]) -> str:
+    """Decide `.` or `,` for a whole column, so `1,234` means the same on every row."""
+    comma = dot = 0
+    for raw in samples:
+        text = raw.strip()
+        last_comma, last_dot = text.rfind(","), text.rfind(".")
+        if last_comma >= 0 and last_dot >= 0:
+            if last_comma > last_dot:
+                comma += 10
+            else:
+                dot += 10
+            continue
+        for sep, pos in ((",", last_comma), (".", last_dot)):
+            if pos < 0:
+                continue
+            digits_after = len(re.match(r"\d*", text[pos + 1 :]).group())
+            if text.count(sep) > 1:
+                # 1.234.567 or 1,234,567: repeated means thousands.
+                if sep == ",":
+                    dot += 5
+                else:
+                    comma += 5
+            elif digits_after in (1, 2) or digits_after > 3:
+                if sep == ",":
+                    comma += 1
+                else:
+                    dot += 1
+    return "," if comma > dot else "."
+
+
+def parse_amount(text: str, decimal_sep: str | None = None) -> Decimal:
+    """Parse a bank-export amount to an exact `Decimal`.
+
+    `decimal_sep` should be decided once per column with `guess_decimal_separator`; without it a
+    lone separator followed by three digits is read as a thousands separator (`1,234` = 1234).
+    """
+    if text is None:
+        raise AmountError("empty amount")
+    s = str(text).strip()
+    if not s:
+        raise AmountError("empty amount")
+    negative = False
+    upper = s.upper()
+    if upper.endswith("CR"):
+        s = s[:-2]
+    elif upper.endswith("DR"):
+        s, negative = s[:-2], True
+    s = s.strip()
+    if s.startswith("(") and s.endswith(")"):
+        s, negative = s[1:-1], not negative
+    s = s.replace("\u2212", "-").strip()
+    for _ in range(2):
+        s = s.strip().strip(_SYMBOLS).strip()
+        s = _CODE_RE.sub("", s).strip()
+        if s[:1] in "+-":
+            negative ^= s[0] == "-"
+            s = s[1:]
+        elif s[-1:] in "+-":
+            negative ^= s[-1] == "-"
+            s = s[:-1]
+    s = s.translate(_SPACES).replace("'", "").replace("\u2019", "")
+    sep = decimal_sep or guess_decimal_separator([s])
+    if decimal_sep is None and sep == "." and s.count(",") == 1 and "." not in s:
+        tail = s.split(",")[1]
+        sep = "," if len(tail) != 3 else "."
+    thousands = "," if sep == "." else "."
+    s = s.replace(thousands, "")
+    if sep == ",":
+        s = s.replace(",", ".")
+    if not _NUMBER_RE.match(s):
+        raise AmountError(f"not an amount: {text!r}")
+    try:
+        value = Decimal(s)
+    except InvalidOperation as exc:  # pragma: no cover - the regex admits only valid numbers
+        raise AmountError(f"not an amount: {text!r}") from exc
+    return -value if negative else value
+
+
+def to_minor(value: Decimal, currency: str | None = None) -> int:
+    """Decimal major units to integer minor units, refusing to lose a digit."""
+    scaled = value.scaleb(exponent(currency))
+    integral = scaled.to_integral_value()
+    if scaled != integral:
+        raise AmountError(f"{value} has more decimals than {currency or 'the currency'} allows")
+    return int(integral)
+
+
+def parse_minor(text: str, currency: str | None = None, decimal_sep: str | None = None) -> int:
+    return to_minor(parse_amount(text, decimal_sep), currency)
+
+
+def to_decimal(minor: int, currency: str | None = None) -> Decimal:
+    return Decimal(minor).scaleb(-exponent(currency))
+
+
+def format_minor(minor: int, currency: str | None = None, thousands: bool = False) -> str:
+    """`-1234.50` (or `-1,234.50`): always `.` and exactly the currency's decimals."""
+    exp = exponent(currency)
+    value = to_decimal(minor, currency)
+    return f"{value:,.{exp}f}" if thousands else f"{value:.{exp}f}"
