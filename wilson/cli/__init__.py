@@ -1,0 +1,46 @@
+"""The `wilson` command: the TUI by default, headless subcommands for everything else.
+
+Subcommands are imported only when invoked, so `wilson` (the TUI) starts without paying for
+litellm, tiktoken or the importers.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+# name -> "module:attribute" of a click command
+SUBCOMMANDS = {
+    "import": "wilson.cli.ledger_commands:import_command",
+    "export": "wilson.cli.export_command:export_command",
+    "accounts": "wilson.cli.ledger_commands:accounts_command",
+    "ask": "wilson.cli.ask:ask_command",
+    "tools": "wilson.cli.tool_commands:tools_command",
+    "tool": "wilson.cli.tool_commands:tool_command",
+    "skills": "wilson.cli.skill_commands:skills_command",
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(SUBCOMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        target = SUBCOMMANDS.get(name)
+        if target is None:
+            return None
+        module, attribute = target.split(":")
+        return getattr(importlib.import_module(module), attribute)
+
+
+@click.group(cls=LazyGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--model", help="The model to talk to, e.g. gpt-4o-mini, claude-sonnet-4-5, ollama:llama3.1.")
+@click.version_option(package_name="wilson")
+@click.pass_context
+def main(ctx: click.Context, model: str | None) -> None:
+    """Wilson: your money, in your terminal, with an agent that shows its work."""
+    if ctx.invoked_subcommand is None:
+        from wilson.tui import run_tui
+
+        run_tui(model=model)

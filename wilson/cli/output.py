@@ -1,0 +1,19 @@
+"""Shared CLI output: one-line errors on stderr and JSON on stdout."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, NoReturn
+
+import click
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    """Print a one-line error (never a traceback) and exit non-zero."""
+    click.echo(f"wilson: {message}", err=True)
+    sys.exit(code)
+
+
+def print_json(value: Any) -> None:
+    click.echo(json.dumps(value, indent=2, ensure_ascii=False, default=str))

@@ -1,0 +1,294 @@
+"""From a file on disk to rows in the ledger: parse, check, resolve accounts, de-duplicate, record.
+
+Everything for one file happens inside one ledger transaction, so a refused file, a dry run or an
+interrupted import leaves the ledger exactly as it was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from wilson.importers.formats import parse_file
+from wilson.importers.model import ImportRefused, ParsedAccount, ParseResult, ParsedTransaction, RowError
+from wilson.ledger import Ledger
+from wilson.ledger.imports import BatchRecord, NewTransaction, record_import
+
+MAX_DESCRIPTION = 4096
+MAX_ERRORS_SHOWN = 3
+
+
+class _DryRun(Exception):
+    """Raised inside the write transaction to roll a dry run back."""
+
+
+@dataclass
+class ImportSummary:
+    path: str
+    format: str
+    accounts: list[str]
+    rows_read: int
+    added: int = 0
+    duplicates: int = 0
+    pending_added: int = 0
+    pending_skipped: int = 0
+    pending_replaced: int = 0
+    reverted_skipped: int = 0
+    transfers_linked: int = 0
+    first_date: str | None = None
+    last_date: str | None = None
+    batch_id: int | None = None
+    dry_run: bool = False
+    skipped_bad: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def import_file(
+    ledger: Ledger,
+    path: Path,
+    account: str | None = None,
+    forced_format: str | None = None,
+    dry_run: bool = False,
+    skip_bad: bool = False,
+    progress: Callable[[str], None] | None = None,
+) -> ImportSummary:
+    """Import one export; raises `ImportRefused` (nothing written) when the file can't be taken."""
+    say = progress or (lambda stage: None)
+    source = str(path)
+    say("reading")
+    result = parse_file(path, forced_format)
+    _check_rows(result, source)
+    if result.errors and not skip_bad:
+        raise ImportRefused(source, _describe_errors(result.errors))
+    if not result.transactions:
+        raise ImportRefused(source, "no readable transactions" + (f" ({_describe_errors(result.errors)})" if result.errors else ""))
+    file_hash = hashlib.sha256(path.read_bytes()).hexdigest()
+    say("checking")
+    summary = ImportSummary(
+        path=source,
+        format=result.format,
+        accounts=[],
+        rows_read=len(result.transactions) + len(result.errors) + result.skipped_pending + result.skipped_reverted,
+        pending_skipped=result.skipped_pending,
+        reverted_skipped=result.skipped_reverted,
+        dry_run=dry_run,
+        skipped_bad=[str(e) for e in result.errors],
+        warnings=list(result.warnings),
+    )
+    dates = sorted(t.posted for t in result.transactions)
+    summary.first_date, summary.last_date = dates[0].isoformat(), dates[-1].isoformat()
+    say("writing")
+    try:
+        with ledger.write():
+            accounts = _resolve_accounts(ledger, result, account, source)
+            summary.accounts = [accounts[key]["name"] for key in _keys_in_order(result)]
+            rows = _ledger_rows(ledger, result, accounts)
+            only_account = accounts[next(iter(accounts))]["id"] if len(accounts) == 1 else None
+            batch = BatchRecord(
+                file_name=path.name,
+                file_path=str(path.resolve()),
+                file_hash=file_hash,
+                format=result.format,
+                account_id=only_account,
+                rows_read=summary.rows_read,
+                skipped=len(result.errors),
+            )
+            outcome = record_import(ledger, batch, rows)
+            summary.warnings += _apply_balances(ledger, result, accounts)
+            summary.batch_id = outcome.batch_id
+            summary.added, summary.duplicates = outcome.added, outcome.duplicates
+            summary.pending_added, summary.pending_replaced = outcome.pending_added, outcome.pending_replaced
+            summary.transfers_linked = outcome.transfers_linked
+            if dry_run:
+                raise _DryRun
+    except _DryRun:
+        summary.batch_id = None
+    return summary
+
+
+def _check_rows(result: ParseResult, source: str) -> None:
+    """Guards every parser shares: absurd descriptions are row errors, not ledger rows."""
+    kept = []
+    for txn in result.transactions:
+        if len(txn.description) > MAX_DESCRIPTION:
+            result.errors.append(RowError(txn.line, f"description is {len(txn.description):,} characters long", "description"))
+        else:
+            kept.append(txn)
+    result.transactions = kept
+    result.errors.sort(key=lambda e: e.line)
+
+
+def _describe_errors(errors: list[RowError]) -> str:
+    shown = "; ".join(str(e) for e in errors[:MAX_ERRORS_SHOWN])
+    more = f" (and {len(errors) - MAX_ERRORS_SHOWN} more)" if len(errors) > MAX_ERRORS_SHOWN else ""
+    return f"{len(errors)} row(s) could not be read: {shown}{more}; fix them or use --skip-bad"
+
+
+def _keys_in_order(result: ParseResult) -> list[str]:
+    used = {t.account_key or _default_key(result) for t in result.transactions}
+    return [a.key for a in result.accounts if a.key in used]
+
+
+def _default_key(result: ParseResult) -> str:
+    return result.accounts[0].key if result.accounts else "default"
+
+
+def _resolve_accounts(ledger: Ledger, result: ParseResult, named: str | None, source: str) -> dict[str, dict]:
+    """Map the file's accounts to ledger accounts, creating the ones that are new."""
+    if not result.accounts:
+        result.accounts = [ParsedAccount(key="default", name=Path(source).stem)]
+    keys = _keys_in_order(result)
+    if named and len(keys) > 1:
+        raise ImportRefused(source, f"the file holds {len(keys)} accounts; --account can only name one (leave it out)")
+    resolved = {}
+    for parsed in result.accounts:
+        if parsed.key not in keys:
+            continue
+        resolved[parsed.key] = _account_for(ledger, parsed, named, source)
+    return resolved
+
+
+def _account_for(ledger: Ledger, parsed: ParsedAccount, named: str | None, source: str) -> dict:
+    if named:
+        return ledger.account(named) or ledger.create_account(
+            named, parsed.type, parsed.currency, parsed.institution, parsed.number
+        )
+    if parsed.number:
+        found = ledger.account_by_number(parsed.number)
+        if found:
+            return found
+    name = parsed.name or _name_from_number(parsed) or Path(source).stem
+    return ledger.account(name) or ledger.create_account(name, parsed.type, parsed.currency, parsed.institution, parsed.number)
+
+
+def _name_from_number(parsed: ParsedAccount) -> str | None:
+    if not parsed.number:
+        return None
+    label = parsed.institution or parsed.type.replace("_", " ").title()
+    return f"{label} …{parsed.number[-4:]}"
+
+
+def _ledger_rows(ledger: Ledger, result: ParseResult, accounts: dict[str, dict]) -> list[NewTransaction]:
+    from wilson.importers.payee import clean_payee
+
+    default = _default_key(result)
+    seen: Counter[tuple] = Counter()
+    categories = _CategoryResolver(ledger)
+    rows = []
+    for txn in result.transactions:
+        account = accounts[txn.account_key or default]
+        posted = txn.posted.isoformat()
+        description = " ".join(txn.description.split())
+        key = (account["id"], posted, txn.amount, description.casefold(), txn.pending)
+        occurrence = seen[key]
+        seen[key] += 1
+        category_id = categories.resolve(txn.category, create=bool(txn.splits))
+        rows.append(
+            NewTransaction(
+                account_id=account["id"],
+                posted=posted,
+                amount=txn.amount,
+                currency=(txn.currency or account["currency"]).upper(),
+                description=description,
+                fingerprint=_fingerprint(key, occurrence),
+                payee=txn.payee or clean_payee(description),
+                category_id=category_id,
+                category_source="bank" if category_id else None,
+                notes=txn.notes,
+                pending=txn.pending,
+                bank_id=txn.bank_id or None,
+                original_amount=txn.original_amount,
+                original_currency=txn.original_currency,
+                splits=[(s.amount, categories.resolve(s.category, create=True), s.memo) for s in txn.splits],
+                transfer_hint=bool(txn.transfer_account),
+            )
+        )
+    return rows
+
+
+def _fingerprint(key: tuple, occurrence: int) -> str:
+    _, posted, amount, description, pending = key
+    text = f"{posted}|{amount}|{description}|{int(pending)}|{occurrence}"
+    return hashlib.blake2b(text.encode(), digest_size=10).hexdigest()
+
+
+class _CategoryResolver:
+    """Bank-supplied categories land only when they name one of ours; QIF splits may add theirs."""
+
+    def __init__(self, ledger: Ledger):
+        self.ledger = ledger
+        self.known = {row["name"].casefold(): row["id"] for row in ledger.categories()}
+
+    def resolve(self, name: str | None, create: bool) -> int | None:
+        if not name or not name.strip():
+            return None
+        parts = [p.strip() for p in name.split(":") if p.strip()]
+        if not parts:
+            return None
+        leaf = parts[-1]
+        if leaf.casefold() in self.known:
+            return self.known[leaf.casefold()]
+        if not create:
+            return None
+        parent = None
+        for part in parts:
+            if part.casefold() not in self.known:
+                self.known[part.casefold()] = self.ledger.ensure_category(part, parent)
+            parent = part
+        return self.known[leaf.casefold()]
+
+
+def _apply_balances(ledger: Ledger, result: ParseResult, accounts: dict[str, dict]) -> list[str]:
+    """Set each account's balance from the statement or running balance, and check the amounts."""
+    warnings = []
+    default = _default_key(result)
+    for parsed in result.accounts:
+        account = accounts.get(parsed.key)
+        if account is None:
+            continue
+        rows = [t for t in result.transactions if (t.account_key or default) == parsed.key and not t.pending]
+        mismatches, latest = check_running_balance(rows)
+        if mismatches:
+            first = mismatches[0]
+            warnings.append(
+                f"{account['name']}: {len(mismatches)} row(s) do not agree with the running balance (first at line {first})"
+            )
+        if parsed.balance is not None and (parsed.balance_date or rows):
+            as_of = parsed.balance_date or max(t.posted for t in rows)
+            ledger.set_balance(account["id"], parsed.balance, as_of, "statement")
+        elif latest is not None:
+            ledger.set_balance(account["id"], latest.balance, latest.posted, "running")  # type: ignore[arg-type]
+    return warnings
+
+
+def check_running_balance(rows: list[ParsedTransaction]) -> tuple[list[int], ParsedTransaction | None]:
+    """Lines where amount and running balance disagree, and the row holding the latest balance.
+
+    Files list rows oldest-first or newest-first, and some fill the balance on only a few rows; the
+    order that explains more rows is taken, and rows without a balance carry their amount forward.
+    """
+    with_balance = [t for t in rows if t.balance is not None]
+    if not with_balance:
+        return [], None
+
+    def misses(ordered: list[ParsedTransaction]) -> list[int]:
+        bad, running = [], None
+        for txn in ordered:
+            if running is not None:
+                running += txn.amount
+            if txn.balance is not None:
+                if running is not None and running != txn.balance:
+                    bad.append(txn.line)
+                running = txn.balance
+        return bad
+
+    forward, backward = misses(rows), misses(rows[::-1])
+    if len(backward) < len(forward):
+        return sorted(backward), with_balance[0]
+    return forward, with_balance[-1]

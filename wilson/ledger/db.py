@@ -1,0 +1,106 @@
+"""Opening the SQLite file safely and upgrading its schema.
+
+Migrations are the numbered `.sql` files in `db/`, applied in order, each once and each inside
+its own transaction, so an old ledger is upgraded on open and a failed upgrade changes nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+from pathlib import Path
+
+from wilson.paths import ledger_path, resource
+
+BUSY_TIMEOUT_MS = 10_000
+_MIGRATION_RE = re.compile(r"^(\d+)_[\w-]+\.sql$")
+
+
+class LedgerError(Exception):
+    """A problem with the ledger itself; `str()` is a one-line message for the user."""
+
+
+def migrations_dir() -> Path:
+    return resource("db")
+
+
+def migration_files() -> list[tuple[int, Path]]:
+    found = []
+    for path in migrations_dir().iterdir():
+        match = _MIGRATION_RE.match(path.name)
+        if match:
+            found.append((int(match.group(1)), path))
+    return sorted(found)
+
+
+def _create_private(path: Path) -> None:
+    """Create the file owner-only before SQLite touches it (SQLite copies its mode to -wal/-shm)."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
+    os.close(fd)
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    if not path.exists():
+        _create_private(path)
+    try:
+        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        conn.row_factory = sqlite3.Row
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA synchronous = NORMAL")
+    except sqlite3.DatabaseError as exc:
+        raise LedgerError(f"{path}: not a Wilson ledger ({exc})") from None
+    return conn
+
+
+def migrate(conn: sqlite3.Connection) -> list[int]:
+    """Apply the migrations this ledger has not seen yet; returns their numbers."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations ("
+        " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+        " applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')))"
+    )
+    done = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
+    applied = []
+    for version, path in migration_files():
+        if version in done:
+            continue
+        script = path.read_text(encoding="utf-8")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            # executescript would commit first; run statement by statement inside our transaction.
+            for statement in _statements(script):
+                conn.execute(statement)
+            conn.execute("INSERT INTO schema_migrations (version, name) VALUES (?, ?)", (version, path.name))
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            conn.execute("ROLLBACK")
+            raise LedgerError(f"migration {path.name} failed: {exc}") from None
+        applied.append(version)
+    return applied
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration into complete statements (triggers contain inner semicolons)."""
+    statements, current = [], ""
+    for line in script.splitlines(keepends=True):
+        if not current and (not line.strip() or line.lstrip().startswith("--")):
+            continue
+        current += line
+        if sqlite3.complete_statement(current):
+            statements.append(current.strip())
+            current = ""
+    if current.strip():
+        statements.append(current.strip())
+    return statements
+
+
+def open_ledger(path: Path | None = None) -> sqlite3.Connection:
+    """Open (creating and upgrading as needed) the user's ledger."""
+    path = path or ledger_path()
+    conn = connect(path)
+    migrate(conn)
+    return conn

@@ -1,0 +1,258 @@
+"""Recording an import batch: de-duplication, pending replacement, transfer linking and undo.
+
+A row's fingerprint is its account, date, amount and normalised description plus its occurrence
+number among identical rows of the same file, so two genuine $5.75 coffees in one export are both
+kept while the same rows seen again in an overlapping export are not added twice. Bank ids
+(FITIDs) are a second signal, scoped to the account and only trusted together with date and amount.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from wilson.ledger.service import Ledger
+
+PENDING_MATCH_DAYS = 7
+TRANSFER_MATCH_DAYS = 4
+TRANSFER_WORDS = re.compile(
+    r"transfer|xfer|trnsfr|\btfr\b|payment.{0,12}thank|autopay|auto pay|online pmt|card ?payment|"
+    r"crd (?:autopay|pmt)|epay|to savings|from savings|to checking|from checking|pocket|"
+    r"umbuchung|übertrag|uebertrag|virement|overboeking|payment received|bill ?pay",
+    re.IGNORECASE,
+)
+
+
+@dataclass
+class NewTransaction:
+    account_id: int
+    posted: str
+    amount: int
+    currency: str
+    description: str
+    fingerprint: str
+    payee: str | None = None
+    category_id: int | None = None
+    category_source: str | None = None
+    notes: str | None = None
+    pending: bool = False
+    bank_id: str | None = None
+    original_amount: int | None = None
+    original_currency: str | None = None
+    splits: list[tuple[int, int | None, str | None]] = field(default_factory=list)
+    transfer_hint: bool = False  # the file itself says this row moves money to an own account
+
+
+@dataclass
+class BatchRecord:
+    file_name: str
+    file_path: str
+    file_hash: str
+    format: str
+    account_id: int | None
+    rows_read: int
+    skipped: int = 0
+
+
+@dataclass
+class ImportOutcome:
+    batch_id: int
+    added: int = 0
+    duplicates: int = 0
+    pending_added: int = 0
+    pending_replaced: int = 0
+    transfers_linked: int = 0
+    added_ids: list[int] = field(default_factory=list)
+
+
+def record_import(ledger: Ledger, batch: BatchRecord, rows: list[NewTransaction]) -> ImportOutcome:
+    """Insert what is new in `rows` as one batch. Call inside `ledger.write()`."""
+    conn = ledger.conn
+    cur = conn.execute(
+        "INSERT INTO import_batches (file_name, file_path, file_hash, format, account_id, rows_read, skipped)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (batch.file_name, batch.file_path, batch.file_hash, batch.format, batch.account_id, batch.rows_read, batch.skipped),
+    )
+    outcome = ImportOutcome(batch_id=cur.lastrowid)  # type: ignore[arg-type]
+    by_account: dict[int, list[NewTransaction]] = {}
+    for row in rows:
+        by_account.setdefault(row.account_id, []).append(row)
+    replaced: list[dict] = []
+    for account_id, account_rows in by_account.items():
+        fresh = _new_rows(ledger, account_id, account_rows)
+        outcome.duplicates += len(account_rows) - len(fresh)
+        replaced += _replace_pending(ledger, account_id, account_rows, fresh)
+        ids = _insert(ledger, outcome.batch_id, fresh)
+        outcome.added_ids += ids
+        outcome.pending_added += sum(1 for row in fresh if row.pending)
+        outcome.added += len(fresh) - sum(1 for row in fresh if row.pending)
+    outcome.pending_replaced = len(replaced)
+    outcome.transfers_linked = link_transfers(ledger, outcome.batch_id, rows)
+    conn.execute(
+        "UPDATE import_batches SET added = ?, duplicates = ?, pending = ?, replaced = ? WHERE id = ?",
+        (outcome.added, outcome.duplicates, outcome.pending_added, json.dumps(replaced) if replaced else None, outcome.batch_id),
+    )
+    return outcome
+
+
+def _new_rows(ledger: Ledger, account_id: int, rows: list[NewTransaction]) -> list[NewTransaction]:
+    """The rows not already in the account: by fingerprint, or by bank id with the same date and amount."""
+    low, high = min(r.posted for r in rows), max(r.posted for r in rows)
+    existing_fps: set[str] = set()
+    existing_bank: Counter[tuple[str, str, int]] = Counter()
+    for fp, bank_id, posted, amount in ledger.conn.execute(
+        "SELECT fingerprint, bank_id, posted, amount FROM transactions"
+        " WHERE account_id = ? AND posted BETWEEN ? AND ?",
+        (account_id, low, high),
+    ):
+        existing_fps.add(fp)
+        if bank_id:
+            existing_bank[(bank_id, posted, amount)] += 1
+    fresh = []
+    for row in rows:
+        if row.fingerprint in existing_fps:
+            continue
+        if row.bank_id:
+            key = (row.bank_id, row.posted, row.amount)
+            if existing_bank[key] > 0:
+                existing_bank[key] -= 1
+                continue
+        fresh.append(row)
+    return fresh
+
+
+def _replace_pending(
+    ledger: Ledger, account_id: int, rows: list[NewTransaction], fresh: list[NewTransaction]
+) -> list[dict]:
+    """Remove earlier pending rows that this file books or no longer lists; returns them for undo.
+
+    A newer export is the authority on what is still pending inside the dates it covers. A pending
+    row the new file confirms (same amount within a few days) is replaced by the posted row.
+    """
+    posted_new = [r for r in fresh if not r.pending]
+    still_pending = {r.fingerprint for r in rows if r.pending}
+    low, high = min(r.posted for r in rows), max(r.posted for r in rows)
+    gone = []
+    for old in ledger.query(
+        "SELECT * FROM transactions WHERE account_id = ? AND pending = 1 AND posted <= ?", (account_id, high)
+    ):
+        if old["fingerprint"] in still_pending:
+            continue
+        confirmed = any(
+            r.amount == old["amount"] and abs(_days(r.posted, old["posted"])) <= PENDING_MATCH_DAYS for r in posted_new
+        )
+        if confirmed or old["posted"] >= low:
+            gone.append(old)
+    if gone:
+        ledger.conn.executemany("DELETE FROM transactions WHERE id = ?", [(g["id"],) for g in gone])
+    return gone
+
+
+def _insert(ledger: Ledger, batch_id: int, rows: list[NewTransaction]) -> list[int]:
+    if not rows:
+        return []
+    conn = ledger.conn
+    start = (conn.execute("SELECT COALESCE(MAX(id), 0) FROM transactions").fetchone()[0]) + 1
+    ids = list(range(start, start + len(rows)))
+    conn.executemany(
+        "INSERT INTO transactions (id, account_id, posted, amount, currency, description, payee, category_id,"
+        " category_source, notes, pending, bank_id, batch_id, fingerprint, original_amount, original_currency)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (tid, r.account_id, r.posted, r.amount, r.currency, r.description, r.payee, r.category_id,
+             r.category_source, r.notes, int(r.pending), r.bank_id, batch_id, r.fingerprint,
+             r.original_amount, r.original_currency)
+            for tid, r in zip(ids, rows)
+        ],
+    )
+    split_rows = [(tid, amount, cat, memo) for tid, r in zip(ids, rows) for amount, cat, memo in r.splits]
+    if split_rows:
+        conn.executemany("INSERT INTO splits (transaction_id, amount, category_id, memo) VALUES (?, ?, ?, ?)", split_rows)
+    return ids
+
+
+def link_transfers(ledger: Ledger, batch_id: int, rows: list[NewTransaction]) -> int:
+    """Pair the two legs of moves between own accounts so reports keep them out of spending.
+
+    A pair is two posted rows in different accounts, same currency, opposite amounts, a few days
+    apart, at least one of which reads like a transfer (or the file said so), and the match is
+    unambiguous.
+    """
+    if ledger.scalar("SELECT COUNT(*) FROM accounts") < 2:
+        return 0
+    conn = ledger.conn
+    low, high = ledger.query_one(
+        "SELECT date(MIN(posted), ?) AS low, date(MAX(posted), ?) AS high FROM transactions WHERE batch_id = ?",
+        (f"-{TRANSFER_MATCH_DAYS} days", f"+{TRANSFER_MATCH_DAYS} days", batch_id),
+    ).values()
+    if low is None:
+        return 0
+    hinted = {(r.account_id, r.fingerprint) for r in rows if r.transfer_hint}
+    candidates = [
+        row
+        for row in ledger.query(
+            "SELECT id, account_id, posted, amount, currency, description, fingerprint, batch_id FROM transactions"
+            " WHERE posted BETWEEN ? AND ? AND pending = 0 AND transfer_id IS NULL AND amount != 0",
+            (low, high),
+        )
+        if TRANSFER_WORDS.search(row["description"]) or (row["account_id"], row["fingerprint"]) in hinted
+    ]
+    linked = 0
+    transfer_category = ledger.scalar("SELECT id FROM categories WHERE name = 'Transfer'")
+    taken: set[int] = set()
+    for row in candidates:
+        if row["id"] in taken:
+            continue
+        matches = [
+            dict(m)
+            for m in conn.execute(
+                "SELECT id, batch_id FROM transactions WHERE account_id != ? AND currency = ? AND amount = ?"
+                " AND posted BETWEEN date(?, ?) AND date(?, ?) AND pending = 0 AND transfer_id IS NULL",
+                (row["account_id"], row["currency"], -row["amount"], row["posted"], f"-{TRANSFER_MATCH_DAYS} days",
+                 row["posted"], f"+{TRANSFER_MATCH_DAYS} days"),
+            )
+            if m["id"] not in taken
+        ]
+        if len(matches) != 1 or batch_id not in (row["batch_id"], matches[0]["batch_id"]):
+            continue
+        other = matches[0]["id"]
+        taken.update((row["id"], other))
+        conn.execute("UPDATE transactions SET transfer_id = ? WHERE id = ?", (other, row["id"]))
+        conn.execute("UPDATE transactions SET transfer_id = ? WHERE id = ?", (row["id"], other))
+        conn.execute(
+            "UPDATE transactions SET category_id = ?, category_source = 'transfer'"
+            " WHERE id IN (?, ?) AND category_id IS NULL",
+            (transfer_category, row["id"], other),
+        )
+        linked += 1
+    return linked
+
+
+def undo_batch(ledger: Ledger, batch_id: int) -> int:
+    """Remove exactly what a batch added and restore the pending rows it replaced."""
+    batch = ledger.query_one("SELECT * FROM import_batches WHERE id = ?", (batch_id,))
+    if batch is None:
+        raise LookupError(f"no import batch {batch_id}")
+    if batch["undone_at"]:
+        raise LookupError(f"import batch {batch_id} was already undone on {batch['undone_at']}")
+    with ledger.write() as conn:
+        conn.execute(
+            "UPDATE transactions SET transfer_id = NULL WHERE transfer_id IN (SELECT id FROM transactions WHERE batch_id = ?)",
+            (batch_id,),
+        )
+        removed = conn.execute("DELETE FROM transactions WHERE batch_id = ?", (batch_id,)).rowcount
+        for old in json.loads(batch["replaced"] or "[]"):
+            columns = ", ".join(old)
+            conn.execute(
+                f"INSERT OR IGNORE INTO transactions ({columns}) VALUES ({', '.join('?' * len(old))})", list(old.values())
+            )
+        conn.execute("UPDATE import_batches SET undone_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?", (batch_id,))
+    return removed
+
+
+def _days(a: str, b: str) -> int:
+    from datetime import date
+
+    return (date.fromisoformat(a) - date.fromisoformat(b)).days

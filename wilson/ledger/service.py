@@ -1,0 +1,235 @@
+"""The service layer: every write to the ledger goes through here (importers, tools, TUI).
+
+Writes run inside `Ledger.write()`, one `BEGIN IMMEDIATE` transaction, so a crash or Ctrl-C part
+way leaves the ledger as it was. Reads are plain SQL on the shared connection.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import contextmanager
+from datetime import date
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
+
+from wilson.ledger.db import LedgerError, open_ledger
+
+if TYPE_CHECKING:
+    import sqlite_utils
+
+ACCOUNT_TYPES = ("checking", "savings", "credit_card", "cash", "loan", "investment")
+LIQUID_TYPES = ("checking", "savings", "cash")
+
+
+class Ledger:
+    """One open ledger. Cheap to create; close it when done (or use it as a context manager)."""
+
+    def __init__(self, path: Path | None = None):
+        self.conn: sqlite3.Connection = open_ledger(path)
+        self._depth = 0
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> "Ledger":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @cached_property
+    def db(self) -> "sqlite_utils.Database":
+        """sqlite-utils' view of the same connection, for table conveniences off the hot paths."""
+        import sqlite_utils
+
+        return sqlite_utils.Database(self.conn)
+
+    # -- transactions ------------------------------------------------------------------------
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """An atomic unit of work; nested calls join the outer one through a savepoint."""
+        if self._depth:
+            name = f"sp{self._depth}"
+            self.conn.execute(f"SAVEPOINT {name}")
+            self._depth += 1
+            try:
+                yield self.conn
+            except BaseException:
+                self.conn.execute(f"ROLLBACK TO {name}")
+                self.conn.execute(f"RELEASE {name}")
+                raise
+            else:
+                self.conn.execute(f"RELEASE {name}")
+            finally:
+                self._depth -= 1
+            return
+        self.conn.execute("BEGIN IMMEDIATE")
+        self._depth = 1
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        else:
+            self.conn.execute("COMMIT")
+        finally:
+            self._depth = 0
+
+    def query(self, sql: str, params: Sequence[Any] | dict = ()) -> list[dict]:
+        return [dict(row) for row in self.conn.execute(sql, params)]
+
+    def query_one(self, sql: str, params: Sequence[Any] | dict = ()) -> dict | None:
+        row = self.conn.execute(sql, params).fetchone()
+        return dict(row) if row else None
+
+    def scalar(self, sql: str, params: Sequence[Any] | dict = ()) -> Any:
+        row = self.conn.execute(sql, params).fetchone()
+        return row[0] if row else None
+
+    # -- accounts ----------------------------------------------------------------------------
+
+    def account(self, name: str) -> dict | None:
+        return self.query_one("SELECT * FROM accounts WHERE name = ?", (name,))
+
+    def account_by_id(self, account_id: int) -> dict | None:
+        return self.query_one("SELECT * FROM accounts WHERE id = ?", (account_id,))
+
+    def account_by_number(self, number: str) -> dict | None:
+        return self.query_one("SELECT * FROM accounts WHERE number = ? ORDER BY id LIMIT 1", (number,))
+
+    def create_account(
+        self,
+        name: str,
+        type: str = "checking",
+        currency: str = "USD",
+        institution: str | None = None,
+        number: str | None = None,
+    ) -> dict:
+        if type not in ACCOUNT_TYPES:
+            raise LedgerError(f"unknown account type {type!r}; use one of {', '.join(ACCOUNT_TYPES)}")
+        if not name.strip():
+            raise LedgerError("an account needs a name")
+        with self.write() as conn:
+            cur = conn.execute(
+                "INSERT INTO accounts (name, type, currency, institution, number) VALUES (?, ?, ?, ?, ?)",
+                (name.strip(), type, currency.upper(), institution, number),
+            )
+        return self.account_by_id(cur.lastrowid)  # type: ignore[return-value]
+
+    def accounts(self) -> list[dict]:
+        """Accounts with their posted-transaction counts, date ranges and balances."""
+        return self.query(
+            """
+            SELECT a.*, COUNT(t.id) AS transactions, MIN(t.posted) AS first_date, MAX(t.posted) AS last_date,
+                   COALESCE(SUM(t.amount), 0) AS net_amount
+            FROM accounts a LEFT JOIN transactions t ON t.account_id = a.id AND t.pending = 0
+            GROUP BY a.id ORDER BY a.name
+            """
+        )
+
+    def set_balance(self, account_id: int, amount: int, as_of: date | str, source: str = "manual") -> None:
+        """Record a known balance; an older figure never overwrites a newer one."""
+        as_of = as_of.isoformat() if isinstance(as_of, date) else as_of
+        with self.write() as conn:
+            conn.execute(
+                """
+                UPDATE accounts SET balance = ?, balance_date = ?, balance_source = ?
+                WHERE id = ? AND (balance_date IS NULL OR balance_date <= ? OR ? = 'manual')
+                """,
+                (amount, as_of, source, account_id, as_of, source),
+            )
+
+    # -- categories --------------------------------------------------------------------------
+
+    def category(self, name: str) -> dict | None:
+        return self.query_one("SELECT * FROM categories WHERE name = ?", (name.strip(),))
+
+    def categories(self) -> list[dict]:
+        return self.query(
+            "SELECT c.id, c.name, c.kind, p.name AS parent FROM categories c "
+            "LEFT JOIN categories p ON p.id = c.parent_id ORDER BY COALESCE(p.name, c.name), c.parent_id IS NOT NULL, c.name"
+        )
+
+    def ensure_category(self, name: str, parent: str | None = None, kind: str | None = None) -> int:
+        """The category's id, creating it (under `parent`) when it is new."""
+        found = self.category(name)
+        if found:
+            return found["id"]
+        parent_row = self.category(parent) if parent else None
+        if parent and not parent_row:
+            raise LedgerError(f"unknown parent category {parent!r}")
+        kind = kind or (parent_row["kind"] if parent_row else "expense")
+        with self.write() as conn:
+            cur = conn.execute(
+                "INSERT INTO categories (name, parent_id, kind) VALUES (?, ?, ?)",
+                (name.strip(), parent_row["id"] if parent_row else None, kind),
+            )
+        return cur.lastrowid  # type: ignore[return-value]
+
+    def category_with_children(self, category_id: int) -> list[int]:
+        rows = self.conn.execute(
+            "WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL "
+            "SELECT c.id FROM categories c JOIN tree ON c.parent_id = tree.id) SELECT id FROM tree",
+            (category_id,),
+        )
+        return [row[0] for row in rows]
+
+    # -- transactions ------------------------------------------------------------------------
+
+    def transaction(self, transaction_id: int) -> dict | None:
+        return self.query_one("SELECT * FROM transactions WHERE id = ?", (transaction_id,))
+
+    def update_transactions(
+        self,
+        ids: Iterable[int],
+        *,
+        category_id: int | None | type[...] = ...,
+        category_source: str = "user",
+        payee: str | None | type[...] = ...,
+        notes: str | None | type[...] = ...,
+        reviewed: bool | type[...] = ...,
+    ) -> int:
+        """Change fields of several transactions at once; `...` leaves a field as it is."""
+        sets, params = [], []
+        if category_id is not ...:
+            sets += ["category_id = ?", "category_source = ?"]
+            params += [category_id, category_source if category_id is not None else None]
+        for column, value in (("payee", payee), ("notes", notes)):
+            if value is not ...:
+                sets.append(f"{column} = ?")
+                params.append(value)
+        if reviewed is not ...:
+            sets.append("reviewed = ?")
+            params.append(1 if reviewed else 0)
+        ids = list(ids)
+        if not sets or not ids:
+            return 0
+        changed = 0
+        with self.write() as conn:
+            for chunk in _chunks(ids, 500):
+                marks = ",".join("?" * len(chunk))
+                cur = conn.execute(f"UPDATE transactions SET {', '.join(sets)} WHERE id IN ({marks})", [*params, *chunk])
+                changed += cur.rowcount
+        return changed
+
+    def delete_transactions(self, ids: Iterable[int]) -> int:
+        ids = list(ids)
+        deleted = 0
+        with self.write() as conn:
+            for chunk in _chunks(ids, 500):
+                marks = ",".join("?" * len(chunk))
+                conn.execute(f"UPDATE transactions SET transfer_id = NULL WHERE transfer_id IN ({marks})", chunk)
+                deleted += conn.execute(f"DELETE FROM transactions WHERE id IN ({marks})", chunk).rowcount
+        return deleted
+
+    def link_transfer(self, first_id: int, second_id: int) -> None:
+        with self.write() as conn:
+            conn.execute("UPDATE transactions SET transfer_id = ? WHERE id = ?", (second_id, first_id))
+            conn.execute("UPDATE transactions SET transfer_id = ? WHERE id = ?", (first_id, second_id))
+
+
+def _chunks(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
