@@ -23,6 +23,20 @@ SUBCOMMANDS = {
 
 
 class LazyGroup(click.Group):
+    def invoke(self, ctx: click.Context) -> object:
+        """Anything unexpected becomes one line for the user; the traceback goes to a log file."""
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort, SystemExit):
+            raise
+        except KeyboardInterrupt:
+            click.echo("wilson: interrupted", err=True)
+            ctx.exit(130)
+        except Exception as exc:  # the last line of defence: never show a traceback
+            log = _log_traceback()
+            click.echo(f"wilson: unexpected error: {type(exc).__name__}: {exc} (details in {log})", err=True)
+            ctx.exit(1)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(SUBCOMMANDS)
 
@@ -32,6 +46,16 @@ class LazyGroup(click.Group):
             return None
         module, attribute = target.split(":")
         return getattr(importlib.import_module(module), attribute)
+
+
+def _log_traceback() -> str:
+    import traceback
+
+    from wilson.paths import data_dir
+
+    path = data_dir() / "last-error.txt"
+    path.write_text(traceback.format_exc(), encoding="utf-8")
+    return str(path)
 
 
 @click.group(cls=LazyGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})

@@ -1,0 +1,172 @@
+"""Headless ledger commands: `wilson import` and `wilson accounts`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from wilson.cli.output import fail, print_json
+
+_STAGES = ("reading", "checking", "writing")
+
+
+@click.command("import")
+@click.argument("paths", nargs=-1, required=False, type=click.Path(path_type=Path))
+@click.option("--account", help="Book every row into this account (created if new).")
+@click.option("--format", "forced_format", help="Force a format instead of detecting it (see --list-formats).")
+@click.option("--dry-run", is_flag=True, help="Show what would happen; write nothing.")
+@click.option("--skip-bad", is_flag=True, help="Import the readable rows and list the ones skipped.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summaries as JSON.")
+@click.option("--undo", "undo", type=int, metavar="BATCH", help="Remove exactly what import batch BATCH added.")
+@click.option("--list-formats", is_flag=True, help="List the formats Wilson recognises.")
+@click.option("--history", is_flag=True, help="List earlier import batches.")
+def import_command(
+    paths: tuple[Path, ...], account: str | None, forced_format: str | None, dry_run: bool, skip_bad: bool,
+    as_json: bool, undo: int | None, list_formats: bool, history: bool,
+) -> None:
+    """Import bank exports (CSV, OFX/QFX, QIF) into the ledger; re-importing adds nothing."""
+    from wilson.ledger import Ledger, LedgerError
+
+    if list_formats:
+        from wilson.importers.formats import format_names
+
+        click.echo("\n".join(format_names()))
+        return
+    try:
+        ledger = Ledger()
+    except LedgerError as exc:
+        fail(str(exc))
+    with ledger:
+        if undo is not None:
+            _undo(ledger, undo, as_json)
+        elif history:
+            _history(ledger, as_json)
+        elif not paths:
+            fail("give one or more files to import (or --undo BATCH, --history)")
+        else:
+            _import(ledger, paths, account, forced_format, dry_run, skip_bad, as_json)
+
+
+def _import(ledger, paths, account, forced_format, dry_run, skip_bad, as_json) -> None:  # type: ignore[no-untyped-def]
+    from wilson.importers.model import ImportRefused
+    from wilson.importers.pipeline import import_file
+
+    summaries, failures = [], []
+    for path in paths:
+        try:
+            with _progress(path, enabled=not as_json and sys.stderr.isatty()) as say:
+                summary = import_file(ledger, path, account, forced_format, dry_run, skip_bad, progress=say)
+        except ImportRefused as exc:
+            failures.append(str(exc))
+            click.echo(f"wilson: {exc}", err=True)
+            continue
+        except KeyboardInterrupt:
+            fail(f"{path}: interrupted; nothing from this file was written", code=130)
+        summaries.append(summary.as_dict())
+        if not as_json:
+            _print_summary(summary)
+    if as_json:
+        print_json(summaries if len(paths) > 1 else (summaries[0] if summaries else {"errors": failures}))
+    if failures:
+        sys.exit(1)
+
+
+class _progress:
+    """A transient rich progress line on a terminal while a file is read, checked and written."""
+
+    def __init__(self, path: Path, enabled: bool):
+        self.path, self.enabled, self._progress = path, enabled, None
+
+    def __enter__(self):  # type: ignore[no-untyped-def]
+        if not self.enabled:
+            return lambda stage: None
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn
+
+        self._progress = Progress(
+            SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), console=Console(stderr=True), transient=True
+        )
+        self._progress.start()
+        task = self._progress.add_task(f"{self.path.name}: reading", total=len(_STAGES))
+
+        def say(stage: str) -> None:
+            self._progress.update(task, description=f"{self.path.name}: {stage}", completed=_STAGES.index(stage) + 1)
+
+        return say
+
+    def __exit__(self, *exc: object) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+
+
+def _print_summary(summary) -> None:  # type: ignore[no-untyped-def]
+    verb = "would add" if summary.dry_run else "added"
+    click.echo(f"{summary.path} ({summary.format}) → {', '.join(summary.accounts)}")
+    click.echo(
+        f"  rows read {summary.rows_read}, {verb} {summary.added}, duplicates skipped {summary.duplicates}, "
+        f"pending kept {summary.pending_added}, pending skipped {summary.pending_skipped}"
+        + (f", pending replaced {summary.pending_replaced}" if summary.pending_replaced else "")
+        + (f", reverted skipped {summary.reverted_skipped}" if summary.reverted_skipped else "")
+    )
+    click.echo(f"  dates {summary.first_date} … {summary.last_date}"
+               + (f", transfers linked {summary.transfers_linked}" if summary.transfers_linked else "")
+               + (f", batch {summary.batch_id} (undo: wilson import --undo {summary.batch_id})" if summary.batch_id else ""))
+    for line in summary.skipped_bad:
+        click.echo(f"  skipped {line}")
+    for warning in summary.warnings:
+        click.echo(f"  warning: {warning}")
+
+
+def _undo(ledger, batch_id: int, as_json: bool) -> None:  # type: ignore[no-untyped-def]
+    from wilson.ledger.imports import undo_batch
+
+    try:
+        removed = undo_batch(ledger, batch_id)
+    except LookupError as exc:
+        fail(str(exc))
+    if as_json:
+        print_json({"batch_id": batch_id, "removed": removed})
+    else:
+        click.echo(f"batch {batch_id} undone: {removed} transaction(s) removed")
+
+
+def _history(ledger, as_json: bool) -> None:  # type: ignore[no-untyped-def]
+    rows = ledger.query(
+        "SELECT b.id, b.file_name, b.format, a.name AS account, b.rows_read, b.added, b.duplicates, b.imported_at,"
+        " b.undone_at FROM import_batches b LEFT JOIN accounts a ON a.id = b.account_id ORDER BY b.id"
+    )
+    if as_json:
+        print_json(rows)
+        return
+    for row in rows:
+        state = f" (undone {row['undone_at']})" if row["undone_at"] else ""
+        click.echo(
+            f"{row['id']:>4}  {row['imported_at']}  {row['file_name']}  {row['format']}  {row['account'] or 'several'}"
+            f"  read {row['rows_read']}, added {row['added']}, duplicates {row['duplicates']}{state}"
+        )
+
+
+@click.command("accounts")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+def accounts_command(as_json: bool) -> None:
+    """List accounts with transaction counts, date ranges and balances."""
+    from wilson.ledger import Ledger
+    from wilson.money import format_minor
+
+    with Ledger() as ledger:
+        rows = ledger.accounts()
+    for row in rows:
+        row["balance"] = format_minor(row["balance"], row["currency"]) if row["balance"] is not None else None
+        row["net_amount"] = format_minor(row["net_amount"], row["currency"])
+    if as_json:
+        print_json(rows)
+        return
+    if not rows:
+        click.echo("No accounts yet. Import an export: wilson import FILE")
+        return
+    for row in rows:
+        balance = f"{row['balance']} {row['currency']} as of {row['balance_date']} ({row['balance_source']})" if row["balance"] else "balance unknown"
+        span = f"{row['first_date']} … {row['last_date']}" if row["first_date"] else "no transactions"
+        click.echo(f"{row['name']}  [{row['type']}]  {row['transactions']} transactions, {span}, {balance}")
