@@ -1,0 +1,167 @@
+"""A readable payee from a raw bank description: `SQ *BLUE BOTTLE #12 OAKLAND CA` → `Blue Bottle`.
+
+The raw description is always kept as well; this is what rules, search and the agent group by, so
+it must be stable (the same text always cleans the same way) and never empty. Card processors,
+store and reference numbers, dates, card numbers and the merchant's city are noise for that.
+Banks repeat a handful of descriptions thousands of times, so results are cached per description.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_MONTHS = "JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC"
+_US_STATES = (
+    "AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|"
+    "NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY"
+)
+_COUNTRIES = "USA|GBR|GB|UK|IRL|IE|DEU|FRA|NLD|ESP|ITA|CHE|AUT|BEL|CAN|AUS|NZL|LND"
+
+# Aliases for merchants whose descriptors are mostly noise; checked before anything else.
+_ALIASES = [
+    (re.compile(r"^(?:AMZN|AMAZON)\s*(?:MKTP|MKTPL|MARKETPLACE)\b|^AMAZON\.(?:COM|CO\.UK|DE)\s*\*|^AMZN\.COM|^AMZN\b", re.I), "Amazon"),
+    (re.compile(r"^(?:AMZN|AMAZON)\s*PRIME\b", re.I), "Amazon Prime"),
+    (re.compile(r"^UBER\s*\*?\s*EATS\b", re.I), "Uber Eats"),
+    (re.compile(r"^UBER\b", re.I), "Uber"),
+    (re.compile(r"^LYFT\b", re.I), "Lyft"),
+    (re.compile(r"^PAYPAL\b(?!\s*\*)", re.I), "PayPal"),
+    (re.compile(r"^ATM(?:\b|\d)", re.I), "ATM"),
+    (re.compile(r"^(?:APL\s*\*\s*)?APPLE\.COM/BILL\b|^APL\s*\*\s*ITUNES", re.I), "Apple"),
+]
+
+# Prefixes added by card schemes, payment processors and the bank; stripped repeatedly.
+_PREFIX = re.compile(
+    r"^(?:"
+    r"POS\s*\d{1,2}\s*(?:" + _MONTHS + r")\b"  # POS31AUG
+    r"|(?:DEBIT|CREDIT|CHECK)\s*CARD(?:\s+(?:PURCHASE|PAYMENT))?(?:\s+\d{4}\b)?(?:\s*-\s*)?"
+    r"|PURCHASE\s+AUTHORI[SZ]ED\s+ON\s+\d\d/\d\d"
+    r"|CARD\s+(?:PURCHASE|PAYMENT)(?:\s+TO)?"
+    r"|(?:POS|VISA|EFTPOS)\b(?:\s+(?:DEBIT|PURCHASE|WDL|WITHDRAWAL|TRANSACTION)\b)*"
+    r"|ACH\s+(?:DEBIT|CREDIT|WITHDRAWAL|DEPOSIT|PMT|PAYMENT)\b"
+    r"|DIRECT\s+DEBIT(?:\s+PAYMENT)?(?:\s+TO)?\b"
+    r"|(?:RECURRING|PREAUTHORI[SZ]ED)\s+(?:PAYMENT|DEBIT)\b"
+    r"|(?:LASTSCHRIFT|KARTENZAHLUNG|FOLGELASTSCHRIFT|GUTSCHRIFT|UEBERWEISUNG|ÜBERWEISUNG)\b"
+    r"|(?:SQ|TST|PAYPAL|PP|SP|GOOGLE|IN|WPY|SUMUP|IZ|ZETTLE|PY|BT|DD|FS)\s*_?\*"
+    r"|SP\s+"
+    r")[\s:*\-]*",
+    re.I,
+)
+_SEPA_TAGS = re.compile(r"(EREF|KREF|MREF|CRED|DEBT|SVWZ|ABWA|ABWE|IBAN|BIC|PURP|COAM|OAMT)\+")
+_SEPA_PURCHASE = re.compile(r"(?:Ihr Einkauf bei|Your purchase at|Purchase at)\s+(.+)", re.I)
+_CHECK = re.compile(r"^(?:CHECK|CHEQUE|CHQ|CHK)\s*(?:NO\.?|NUMBER)?\s*#?\s*(\d+)\b", re.I)
+# A store number marks where the merchant's name ends and its location begins.
+_STORE = re.compile(r"(?<=\S)\s+(?:#\s*\d+|(?:STORE|STR|NO\.?|NUM|UNIT)\s*#?\s*\d+|T-\d+|\d{3,}\b).*$", re.I)
+_CARD_AND_REF = re.compile(
+    r"\b(?:REF|REFERENCE|TRACE|CONF|AUTH|ID|TXN)\s*(?:NO\.?|NR\.?)?\s*[:#.]?\s*[A-Z0-9\-/]*\d[A-Z0-9\-/]*"
+    r"|\b(?:X{2,}|\*{2,})\d{2,}\b|\*{2,}\d+"  # card numbers: XXXX1234, ****1234
+    r"|\bCARD\s+\d{4}\b",
+    re.I,
+)
+_NOISE = re.compile(
+    r"\b(?=[A-Z0-9]*\d[A-Z0-9]*\d[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{8,}\b"  # order ids like 2K4LM1Q32
+    r"|\b\d{5,}\b",
+    re.I,
+)
+_DATES = re.compile(
+    r"\b(?:ON\s+)?(?:\d{4}-\d\d-\d\d|\d{1,2}[/.\-]\d{1,2}(?:[/.\-]\d{2,4})?|\d{1,2}\s*(?:" + _MONTHS + r")(?:\s*\d{2,4})?)\b"
+    r"|\b\d\d:\d\d(?::\d\d)?\b",
+    re.I,
+)
+_TRAILING = re.compile(r"\s+(?:(" + _US_STATES + r")|" + _COUNTRIES + r"|PURC(?:H(?:A(?:S(?:E)?)?)?)?)$", re.I)
+_CITY_FIRST_WORDS = frozenset("SAN LOS LAS NEW SANTA ST FORT FT EL SALT PALO BATON CORPUS".split())
+_SYMBOLS = re.compile(r"[¦|*~^{}<>\[\]]")
+_DOMAIN = re.compile(r"^WWW\.|(?<=\w)\.(?:COM|NET|ORG|CO\.UK|DE|IO)\b(?:/\S*)?", re.I)
+_COLUMNS = re.compile(r"\s{2,}|\t")  # fixed-width descriptors: name, then city, then country
+
+_KEEP_UPPER = frozenset(
+    "ATM ATT AT&T BP CVS DHL H&M HSBC IBM IKEA KFC TSB UPS USPS USA UK US NY BBC HMRC DVLA TV ABC AMC "
+    "CBA ANZ NAB RBC TD BMO CIBC BOA PNC IRS EE O2 DSW JCB".split()
+)
+_LETTERS = re.compile(r"[^\W\d_]+")
+_VOWELS = re.compile(r"[AEIOUY]")
+_LOWER = frozenset("a an and at de del der for in of on or the to und von".split())
+
+
+@lru_cache(maxsize=1 << 16)
+def clean_payee(description: str) -> str:
+    text = (description or "").strip()
+    if not text:
+        return "Unknown"
+    cleaned = _strip(text)
+    return _tidy_case(cleaned) if cleaned else _tidy_case(" ".join(text.split()))
+
+
+def _strip(text: str) -> str:
+    for pattern, name in _ALIASES:
+        if pattern.search(text):
+            return name
+    if _SEPA_TAGS.search(text):
+        text = _sepa_purpose(text)
+    check = _CHECK.match(text)
+    if check:
+        return f"Check {check[1]}"
+    previous = None
+    while previous != text:
+        previous, text = text, _PREFIX.sub("", text, count=1).strip()
+    for pattern, name in _ALIASES:  # `PAYPAL *UBER TRIP` is Uber once the processor is gone
+        if pattern.search(text):
+            return name
+    head = _COLUMNS.split(text, maxsplit=1)[0]
+    if len(re.findall(r"[^\W\d_]", head)) >= 3:
+        text = head
+    text = _CARD_AND_REF.sub(" ", text)
+    text = _STORE.sub("", text)
+    text = _NOISE.sub(" ", text)
+    text = _DATES.sub(" ", text)
+    text = _DOMAIN.sub("", text)
+    text = " ".join(_SYMBOLS.sub(" ", text).split()).strip(" -*#/,.;:_+")
+    return _drop_location(text)
+
+
+def _drop_location(text: str) -> str:
+    """`BLUE BOTTLE COFFEE OAKLAND CA` → `BLUE BOTTLE COFFEE`: card descriptors end in city, state."""
+    for _ in range(2):  # `SEATTLE WA`, `LONDON GBR`, `NY USA`
+        m = _TRAILING.search(text)
+        if not m or " " not in text:
+            return text
+        text = text[: m.start()].strip(" -*#/,.;:")
+        if m[1]:  # a US state: the word(s) before it are the city when the name keeps 2+ words
+            words = text.split()
+            city = 2 if len(words) >= 4 and words[-2].upper() in _CITY_FIRST_WORDS else 1
+            if len(words) - city >= 2:
+                text = " ".join(words[:-city])
+    return text
+
+
+def _sepa_purpose(text: str) -> str:
+    """SEPA text glues `EREF+…MREF+…CRED+…SVWZ+purpose`; only the purpose (SVWZ) names anyone."""
+    fields = dict(zip(*[iter(_SEPA_TAGS.split(text)[1:])] * 2))
+    purpose = (fields.get("SVWZ") or fields.get("ABWA") or "").strip(" .,")
+    purchase = _SEPA_PURCHASE.search(purpose)
+    return (purchase[1] if purchase else purpose).strip(" .,") or text
+
+
+def _tidy_case(text: str) -> str:
+    """Title case for all-caps text, keeping acronyms; text that already has lower case stays."""
+    if any(ch.islower() for ch in text):
+        return text
+    words = []
+    for index, word in enumerate(text.split()):
+        if word in _KEEP_UPPER:
+            words.append(word)
+        elif index and word.lower() in _LOWER:
+            words.append(word.lower())
+        else:
+            words.append(_LETTERS.sub(_case_run, word))
+    return " ".join(words)
+
+
+def _case_run(m: re.Match[str]) -> str:
+    """`CVS` and `BP` stay (short, no vowel: an acronym); `S` after an apostrophe is lower."""
+    run = m[0]
+    if run in _KEEP_UPPER or (1 < len(run) <= 3 and not _VOWELS.search(run)):
+        return run
+    if m.start() and m.string[m.start() - 1] in "'’":
+        return run.lower()
+    return run.capitalize()

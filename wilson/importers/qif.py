@@ -1,0 +1,293 @@
+"""QIF (Quicken Interchange Format): bank, cash, credit-card and other-asset/liability sections.
+
+QIF is line-based: a `!` header line names the section, each record is a run of lines keyed by
+their first character and ends with `^`. Lists (categories, classes, memorised payees) and
+investment sections hold no cash transactions and are skipped. `!Account` blocks name the account
+the following sections belong to, which is how one file carries several accounts.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import ROUND_HALF_EVEN, Decimal
+
+from wilson.importers.model import ParsedAccount, ParsedSplit, ParsedTransaction, ParseResult, RowError
+from wilson.importers.payee import clean_payee
+from wilson.money import AmountError, format_minor, guess_decimal_separator, parse_amount, to_minor
+
+# Section kinds that hold cash transactions, and the account type each implies.
+_SECTION_TYPES = {
+    "bank": "checking",
+    "cash": "cash",
+    "ccard": "credit_card",
+    "oth a": "savings",
+    "oth l": "loan",
+}
+_ACCOUNT_TYPES = {**_SECTION_TYPES, "invst": "investment", "port": "investment", "401(k)/403(b)": "investment"}
+_MONEY_LISTS = ("invst", "prices")  # sections holding money Wilson does not import: say so
+_HEADER = re.compile(r"!(type|account|option|clear)\b", re.I)
+# `2/10'2020`, `1/ 1'00`, `03/01/2025`, `10.18.23`, `18-10-2023`, `2025-03-01`
+_DATE = re.compile(r"(\d{1,4})\s*([/.\-])\s*(\d{1,2})\s*(['/.\-])\s*(\d{1,4})")
+_CENTURY_PIVOT = 70  # two-digit years 00-69 are 2000s, 70-99 are 1900s
+
+
+@dataclass
+class _Record:
+    line: int
+    fields: list[tuple[str, str, int]] = field(default_factory=list)  # (code, value, line)
+
+
+@dataclass
+class _Split:
+    category: str | None = None
+    transfer: str | None = None
+    memo: str | None = None
+    amount: str | None = None
+    percent: str | None = None
+    line: int = 0
+
+
+def _lines(text: str) -> list[str]:
+    return [line.rstrip("\r") for line in text.lstrip("\ufeff").split("\n")]
+
+
+def _date_order(lines: list[str]) -> str:
+    """`MDY` or `DMY`: the file's `!Option`, else what its dates prove, else by separator."""
+    day_first = month_first = dots = 0
+    for line in lines:
+        upper = line.strip().upper()
+        if upper in ("!OPTION:MDY", "!OPTION:DMY"):
+            return upper[-3:]
+        if not line.startswith("D"):
+            continue
+        m = _DATE.fullmatch(line[1:].strip())
+        if not m or len(m[1]) == 4:
+            continue
+        first, second = int(m[1]), int(m[3])
+        day_first += first > 12
+        month_first += second > 12
+        dots += m[2] == "."
+    if day_first != month_first:
+        return "DMY" if day_first > month_first else "MDY"
+    return "DMY" if dots else "MDY"
+
+
+def _parse_date(raw: str, order: str) -> date:
+    m = _DATE.fullmatch(raw.strip())
+    if not m:
+        raise ValueError(f"not a date: {raw!r}")
+    a, b, year_text = m[1], m[3], m[5]
+    if len(a) == 4:  # ISO: year first
+        return date(int(a), int(b), int(year_text))
+    year = int(year_text)
+    if len(year_text) <= 2:
+        # Quicken writes `'` for years from 2000 on, `/` for the 1900s.
+        year += 2000 if m[4] == "'" or year < _CENTURY_PIVOT else 1900
+    month, day = (int(a), int(b)) if order == "MDY" else (int(b), int(a))
+    return date(year, month, day)
+
+
+def _category(raw: str) -> tuple[str | None, str | None]:
+    """(category, transfer account) from an `L`/`S` value: `Food:Groceries/Class`, `[Savings]`."""
+    value = raw.strip()
+    m = re.fullmatch(r"\[(.*?)\](?:/.*)?", value)
+    if m:
+        return None, m[1].strip() or None
+    category = value.split("/", 1)[0].strip()
+    if not category or category == "--Split--":
+        return None, None
+    return category, None
+
+
+class _QifParser:
+    def __init__(self, text: str, source: str):
+        self.source = source
+        self.lines = _lines(text)
+        self.order = _date_order(self.lines)
+        amounts = [line[1:] for line in self.lines if line[:1] in ("T", "U", "$")]
+        self.decimal_sep = guess_decimal_separator(amounts)
+        self.result = ParseResult(format="qif", transactions=[], accounts=[])
+        self.accounts: dict[str, ParsedAccount] = {}
+        self.account_name: str | None = None  # from the latest `!Account` block
+        self.account_type: str | None = None
+
+    def parse(self) -> ParseResult:
+        section: str | None = None
+        record: _Record | None = None
+        for number, line in enumerate(self.lines, 1):
+            stripped = line.strip()
+            if not stripped or stripped.startswith("###"):
+                continue
+            if stripped.startswith("!"):
+                if record is not None and record.fields:
+                    self.record(section, record)
+                record = None
+                section = self.header(stripped, number)
+                continue
+            if record is None:
+                record = _Record(number)
+            if stripped.startswith("^"):
+                self.record(section, record)
+                record = None
+                continue
+            record.fields.append((line[0], line[1:].strip(), number))
+        if record is not None and record.fields:
+            self.record(section, record)
+        self.result.accounts = list(self.accounts.values())
+        return self.result
+
+    def header(self, line: str, number: int) -> str | None:
+        """The new section's kind: `account`, a transaction kind, or None to skip its records."""
+        head, _, rest = line[1:].partition(":")
+        head, rest = head.strip().lower(), rest.strip().lower()
+        if head == "account":
+            return "account"
+        if head != "type":
+            return None  # `!Option:…`, `!Clear:…`: directives, no records
+        if rest in _SECTION_TYPES:
+            return rest
+        if rest in _MONEY_LISTS:
+            self.result.warnings.append(f"line {number}: skipped the !Type:{line.partition(':')[2].strip()} section (investment transactions are not imported)")
+        return None
+
+    def record(self, section: str | None, record: _Record) -> None:
+        if section == "account":
+            values = {code: value for code, value, _ in record.fields}
+            self.account_name = values.get("N") or None
+            self.account_type = _ACCOUNT_TYPES.get(values.get("T", "").lower())
+        elif section in _SECTION_TYPES:
+            row = self.transaction(record, self.account(section))
+            if row is not None:
+                self.result.transactions.append(row)
+
+    def account(self, section: str) -> ParsedAccount:
+        """The account this section's rows belong to, created when its first row is read."""
+        kind = self.account_type or _SECTION_TYPES[section]
+        key = self.account_name or ("default" if section == "bank" else f"default-{section.replace(' ', '-')}")
+        if key not in self.accounts:
+            self.accounts[key] = ParsedAccount(key=key, name=self.account_name, type=kind)
+        return self.accounts[key]
+
+    def transaction(self, record: _Record, account: ParsedAccount) -> ParsedTransaction | None:
+        values: dict[str, tuple[str, int]] = {}
+        splits: list[_Split] = []
+        errors: list[RowError] = []
+        for code, value, line in record.fields:
+            if code in "SE$%":
+                self.split_line(splits, code, value, line)
+            elif code not in values and not (code == "D" and splits):
+                values[code] = (value, line)  # a `D` inside the splits is the split's own date
+        posted = amount = None
+        date_text, date_line = values.get("D", ("", record.line))
+        try:
+            posted = _parse_date(date_text, self.order)
+        except ValueError:
+            errors.append(RowError(date_line, f"invalid date {date_text!r}", column="D"))
+        amount_code = "T" if "T" in values else "U"
+        amount_text, amount_line = values.get(amount_code, ("", record.line))
+        if amount_text or not splits:
+            try:
+                amount = self.minor(amount_text)
+            except AmountError:
+                errors.append(RowError(amount_line, f"invalid amount {amount_text!r}", column=amount_code))
+        parsed_splits = self.splits(splits, amount, errors)
+        if errors:
+            self.result.errors.extend(errors)
+            return None
+        if amount is None:  # no T line: the splits are the whole transaction
+            amount = sum(split.amount for split in parsed_splits)
+        payee, memo = values.get("P", ("", 0))[0], values.get("M", ("", 0))[0]
+        category, transfer = _category(values.get("L", ("", 0))[0])
+        if transfer is not None and (transfer == account.key or payee.casefold() == "opening balance"):
+            # Quicken's opening balance names the account itself (`L[This Account]`), not a transfer.
+            account.name = account.name or transfer
+            transfer = None
+        check = values.get("N", ("", 0))[0]
+        row = ParsedTransaction(
+            posted=posted,
+            amount=amount,
+            description=_describe(payee, memo, category, transfer),
+            line=record.line,
+            payee=clean_payee(payee) if payee else None,
+            category=category,
+            notes=(f"check {check}" if check.isdigit() else check) or None,
+            account_key=account.key,
+            transfer_account=transfer,
+            splits=parsed_splits,
+        )
+        self.balance_splits(row)
+        return row
+
+    def split_line(self, splits: list[_Split], code: str, value: str, line: int) -> None:
+        """`S` starts a split; `E`, `$`, `%` fill the current one, or start one if it has them."""
+        attr = {"E": "memo", "$": "amount", "%": "percent"}.get(code)
+        if code == "S" or not splits or getattr(splits[-1], attr) is not None:
+            splits.append(_Split(line=line))
+        current = splits[-1]
+        if code == "S":
+            current.category, current.transfer = _category(value)
+        else:
+            setattr(current, attr, value)
+
+    def splits(self, splits: list[_Split], total: int | None, errors: list[RowError]) -> list[ParsedSplit]:
+        parsed = []
+        for split in splits:
+            try:
+                if split.amount is not None:
+                    amount = self.minor(split.amount)
+                elif split.percent is not None and total is not None:
+                    share = Decimal(split.percent.rstrip("%").strip()) * total / 100
+                    amount = int(share.quantize(Decimal(1), ROUND_HALF_EVEN))
+                else:
+                    raise AmountError("a split line with no amount")
+            except (AmountError, ArithmeticError):
+                errors.append(RowError(split.line, f"invalid split amount {split.amount or split.percent!r}", column="$"))
+                continue
+            parsed.append(ParsedSplit(amount=amount, category=split.category, memo=split.memo or None, transfer_account=split.transfer))
+        return parsed
+
+    def balance_splits(self, row: ParsedTransaction) -> None:
+        """Splits that miss the total keep the total: the bank moved T, the rest is unallocated."""
+        if not row.splits:
+            return
+        missing = row.amount - sum(split.amount for split in row.splits)
+        if missing:
+            row.splits.append(ParsedSplit(amount=missing, memo="unallocated: the file's splits did not add up"))
+            self.result.warnings.append(
+                f"line {row.line}: the splits add up to {format_minor(row.amount - missing)}, not "
+                f"{format_minor(row.amount)}; the difference {format_minor(missing)} is left uncategorised"
+            )
+
+    def minor(self, text: str) -> int:
+        return to_minor(parse_amount(text, self.decimal_sep))
+
+
+def _describe(payee: str, memo: str, category: str | None, transfer: str | None) -> str:
+    """The payee, with the memo when it says something the payee does not."""
+    if payee and memo and memo.casefold() not in payee.casefold():
+        return f"{payee} - {memo}"
+    return payee or memo or (f"Transfer: {transfer}" if transfer else category) or "(no description)"
+
+
+def _detect(text: str) -> int:
+    for line in text[:4096].lstrip("\ufeff").split("\n"):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("###"):
+            continue
+        return 95 if _HEADER.match(stripped) else 0
+    return 0
+
+
+class _QifFormat:
+    name = "qif"
+
+    def detect(self, text: str) -> int:
+        return _detect(text)
+
+    def parse(self, text: str, source: str) -> ParseResult:
+        return _QifParser(text, source).parse()
+
+
+FORMATS = [_QifFormat()]
