@@ -1,0 +1,127 @@
+"""One date format per column, decided from every value in it.
+
+Banks write `03/04/2024` meaning either 3 April or 4 March; a single row cannot tell, a whole
+column usually can (some day is over 12). When no value decides, the caller's hint (European file
+or not) does. Parsing is cached per distinct string because a statement repeats the same few
+hundred dates across thousands of rows. Only the calendar date is kept: a time or zone suffix is
+ignored, never converted.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Callable, Iterable
+
+_MONTHS = {
+    # English, German, French, Dutch, Spanish and Italian abbreviations that differ.
+    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
+    "oct": 10, "nov": 11, "dec": 12, "mrz": 3, "mai": 5, "okt": 10, "dez": 12,
+    "janv": 1, "fevr": 2, "fev": 2, "mars": 3, "avr": 4, "juin": 6, "juil": 7, "aout": 8,
+    "sept": 9, "mei": 5, "mrt": 3, "ene": 1, "abr": 4, "ago": 8, "dic": 12,
+    "gen": 1, "mag": 5, "giu": 6, "lug": 7, "set": 9, "ott": 10,
+}
+
+_TIME = r"(?:[T ]+\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:\s*[AaPp][Mm])?(?:\s*(?:Z|UTC|GMT|[+-]\d{2}:?\d{2}))?)?"
+
+
+def _month(name: str) -> int | None:
+    key = unicodedata.normalize("NFKD", name.lower()).encode("ascii", "ignore").decode().rstrip(".")
+    if len(key) < 3:
+        return None
+    return _MONTHS.get(key) or _MONTHS.get(key[:3])
+
+
+def _year(text: str) -> int:
+    year = int(text)
+    if len(text) <= 2:
+        # Two-digit years in bank exports are recent: 00-69 is 2000-2069.
+        year += 2000 if year < 70 else 1900
+    return year
+
+
+@dataclass(frozen=True)
+class DateFormat:
+    """A layout of a date string, and how to turn its match into (year, month, day)."""
+
+    name: str
+    pattern: re.Pattern[str]
+    fields: Callable[[re.Match[str]], tuple[int, int | None, int]]
+
+    def parse(self, text: str) -> date | None:
+        match = self.pattern.fullmatch(text)
+        if match is None:
+            return None
+        try:
+            year, month, day = self.fields(match)
+            if month is None:
+                return None
+            return date(year, month, day)
+        except ValueError:
+            return None
+
+
+def _fmt(name: str, regex: str, fields: Callable[[re.Match[str]], tuple[int, int | None, int]]) -> DateFormat:
+    return DateFormat(name, re.compile(regex + _TIME), fields)
+
+
+_NUM3 = r"(\d{1,2})([/.\-])(\d{1,2})\2(\d{4}|\d{2})\.?"
+
+YMD = _fmt("Y-m-d", r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\.?", lambda m: (int(m[1]), int(m[2]), int(m[3])))
+DMY = _fmt("d/m/Y", _NUM3, lambda m: (_year(m[4]), int(m[3]), int(m[1])))
+MDY = _fmt("m/d/Y", _NUM3, lambda m: (_year(m[4]), int(m[1]), int(m[3])))
+COMPACT = _fmt("YYYYMMDD", r"((?:19|20)\d{2})(\d{2})(\d{2})", lambda m: (int(m[1]), int(m[2]), int(m[3])))
+D_MON_Y = _fmt(
+    "d-Mon-Y", r"(\d{1,2})\.?[\s\-/]*([^\W\d_]{3,9}\.?)[\s\-/,]*(\d{4}|\d{2})",
+    lambda m: (_year(m[3]), _month(m[2]), int(m[1])),
+)
+MON_D_Y = _fmt(
+    "Mon d, Y", r"([^\W\d_]{3,9}\.?)[\s\-/]*(\d{1,2}),?[\s\-/]*(\d{4})",
+    lambda m: (_year(m[3]), _month(m[1]), int(m[2])),
+)
+
+_DAY_FIRST = (YMD, COMPACT, DMY, MDY, D_MON_Y, MON_D_Y)
+_MONTH_FIRST = (YMD, COMPACT, MDY, DMY, D_MON_Y, MON_D_Y)
+_DOTTED = re.compile(r"\d{1,2}\.\d{1,2}\.")
+
+
+@dataclass
+class DateColumn:
+    """The format chosen for a column, with a per-string cache for the rows."""
+
+    format: DateFormat | None
+    _cache: dict[str, date | None] = field(default_factory=dict)
+
+    def parse(self, text: str) -> date | None:
+        try:
+            return self._cache[text]
+        except KeyError:
+            value = self.format.parse(text.strip()) if self.format else None
+            self._cache[text] = value
+            return value
+
+
+def infer_date_format(values: Iterable[str], day_first: bool = False) -> DateColumn:
+    """The format that reads the most distinct values; ties go to the hinted day/month order.
+
+    `day_first` is the file's hint (`;` delimiter, decimal comma, European headers); it only
+    matters when every value fits both orders.
+    """
+    distinct = {v.strip() for v in values}
+    distinct.discard("")
+    # Dotted numeric dates (24.12.2023) are day-first wherever they are written.
+    dotted = any(_DOTTED.match(v) for v in distinct)
+    candidates = _DAY_FIRST if day_first or dotted else _MONTH_FIRST
+    best, best_count = None, 0
+    for fmt in candidates:
+        count = sum(1 for v in distinct if fmt.parse(v) is not None)
+        if count > best_count:
+            best, best_count = fmt, count
+    return DateColumn(best)
+
+
+def parse_date(text: str, day_first: bool = False) -> date | None:
+    """A single date on its own (a preamble's "Statement as at"), read with the hinted order."""
+    return infer_date_format([text], day_first).parse(text)
