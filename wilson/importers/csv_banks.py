@@ -1,0 +1,127 @@
+"""Named US/UK/EU bank CSV dialects, each a declarative column spec run by the CSV engine.
+
+A dialect is recognised by its exact header (or, for Wells Fargo, which writes none, by the shape
+of its rows) and says what the generic mapper could only guess: which date is the posting date,
+whether charges are written positive, what to call the account and what kind it is.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from wilson.importers.csv_generic import AccountInfo, Layout, Options, head_of, layout_from_roles, parse_table, sniff
+from wilson.importers.model import ImportRefused, ParseResult
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """One bank's export layout; `roles` maps header names (or positions) to engine roles."""
+
+    name: str
+    header: tuple[str, ...]
+    roles: dict[str | int, str]
+    account: AccountInfo
+    negate: bool = False
+    day_first: bool | None = False
+    row_shape: re.Pattern[str] | None = field(default=None)  # for files without a header
+
+    def detect(self, text: str) -> int:
+        head_text = head_of(text)
+        if self.row_shape is not None:
+            lines = [line for line in head_text.split("\n")[:10] if line.strip()]
+            return 90 if lines and all(self.row_shape.match(line) for line in lines) else 0
+        found = sniff(head_text).find(self.header)
+        if found is None:
+            return 0
+        return 95 if found[1] else 85
+
+    def parse(self, text: str, source: str) -> ParseResult:
+        options = Options(self.name, self.account, self.negate, self.day_first)
+        if self.row_shape is not None:
+            return parse_table(text, source, ",", None, self._layout, options)
+        found = sniff(head_of(text)).find(self.header)
+        if found is None:
+            raise ImportRefused(source, f"not a {self.account.name} export: no {','.join(self.header)} header in the first lines")
+        return parse_table(text, source, ",", found[0], self._layout, options)
+
+    def _layout(self, header: list[str]) -> Layout:
+        return layout_from_roles(header, self.roles)
+
+
+def _card(name: str, institution: str) -> AccountInfo:
+    return AccountInfo(name, "credit_card", institution)
+
+
+FORMATS = [
+    Dialect(
+        "chase_checking",
+        ("Details", "Posting Date", "Description", "Amount", "Type", "Balance", "Check or Slip #"),
+        {"Posting Date": "date", "Description": "text", "Amount": "amount", "Balance": "balance", "Type": "kind", "Check or Slip #": "notes"},
+        AccountInfo("Chase Checking", "checking", "Chase"),
+    ),
+    Dialect(
+        "chase_credit",
+        ("Transaction Date", "Post Date", "Description", "Category", "Type", "Amount", "Memo"),
+        {"Post Date": "date", "Transaction Date": "date", "Description": "text", "Category": "category", "Type": "kind", "Amount": "amount", "Memo": "notes"},
+        _card("Chase Card", "Chase"),
+    ),
+    Dialect(
+        "amex",
+        ("Date", "Description", "Amount", "Extended Details", "Appears On Your Statement As", "Address", "City/State", "Zip Code", "Country", "Reference", "Category"),
+        {"Date": "date", "Description": "text", "Amount": "amount", "Extended Details": "notes", "Reference": "bank_id", "Category": "category"},
+        _card("Amex", "American Express"),
+        negate=True,
+    ),
+    Dialect(
+        "bofa_checking",
+        ("Date", "Description", "Amount", "Running Bal."),
+        {"Date": "date", "Description": "text", "Amount": "amount", "Running Bal.": "balance"},
+        AccountInfo("Bank of America Checking", "checking", "Bank of America"),
+    ),
+    Dialect(
+        "bofa_credit",
+        ("Posted Date", "Reference Number", "Payee", "Address", "Amount"),
+        {"Posted Date": "date", "Payee": "text", "Address": "text", "Amount": "amount", "Reference Number": "bank_id"},
+        _card("Bank of America Card", "Bank of America"),
+    ),
+    Dialect(
+        "capital_one",
+        ("Transaction Date", "Posted Date", "Card No.", "Description", "Category", "Debit", "Credit"),
+        {"Posted Date": "date", "Transaction Date": "date", "Description": "text", "Category": "category", "Debit": "debit", "Credit": "credit"},
+        _card("Capital One Card", "Capital One"),
+    ),
+    Dialect(
+        "wells_fargo",
+        (),
+        {0: "date", 1: "amount", 4: "text", 3: "notes"},
+        AccountInfo("Wells Fargo Checking", "checking", "Wells Fargo"),
+        row_shape=re.compile(r'"\d{1,2}/\d{1,2}/\d{4}","[-+]?[\d,]*\.?\d*","\*","[^"]*","'),
+    ),
+    Dialect(
+        "discover",
+        ("Trans. Date", "Post. Date", "Description", "Amount", "Category"),
+        {"Post. Date": "date", "Trans. Date": "date", "Description": "text", "Amount": "amount", "Category": "category"},
+        _card("Discover Card", "Discover"),
+        negate=True,
+    ),
+    Dialect(
+        "schwab_checking",
+        ("Date", "Status", "Type", "CheckNumber", "Description", "Withdrawal", "Deposit", "RunningBalance"),
+        {
+            "Date": "date", "Description": "text", "Withdrawal": "debit", "Deposit": "credit", "RunningBalance": "balance",
+            "Status": "status", "Type": "kind", "CheckNumber": "notes",
+        },
+        AccountInfo("Schwab Checking", "checking", "Charles Schwab"),
+    ),
+    Dialect(
+        "revolut",
+        ("Type", "Product", "Started Date", "Completed Date", "Description", "Amount", "Fee", "Currency", "State", "Balance"),
+        {
+            "Completed Date": "date", "Started Date": "date", "Description": "text", "Amount": "amount", "Fee": "fee",
+            "Currency": "currency", "State": "status", "Balance": "balance", "Type": "kind", "Product": "account_name",
+        },
+        AccountInfo("Revolut", "checking", "Revolut"),
+        day_first=None,
+    ),
+]
