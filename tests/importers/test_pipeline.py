@@ -1,0 +1,272 @@
+"""The import pipeline end to end: de-duplication, overlap, undo, pending, transfers, bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from wilson.cli import main
+from wilson.importers.model import ImportRefused
+from wilson.importers.pipeline import import_file
+from wilson.ledger import Ledger
+from wilson.ledger.imports import undo_batch
+
+HEADER = "Date,Description,Amount\n"
+
+
+def write(tmp_path: Path, name: str, body: str, header: str = HEADER) -> Path:
+    path = tmp_path / name
+    path.write_text(header + body, encoding="utf-8")
+    return path
+
+
+def rows(ledger: Ledger, where: str = "1") -> list[dict]:
+    return ledger.query(f"SELECT posted, amount, description, pending, account_id FROM transactions WHERE {where} ORDER BY id")
+
+
+JAN_FEB = """2025-01-05,COFFEE SHOP,-5.75
+2025-01-05,COFFEE SHOP,-5.75
+2025-01-20,GROCER,-45.10
+2025-02-03,PAYROLL,2500.00
+2025-02-10,GROCER,-12.00
+"""
+FEB_MAR = """2025-02-03,PAYROLL,2500.00
+2025-02-10,GROCER,-12.00
+2025-02-25,ELECTRIC CO,-80.00
+2025-03-03,PAYROLL,2500.00
+"""
+
+
+def test_reimport_adds_nothing_and_identical_rows_in_one_file_are_kept(tmp_path: Path) -> None:
+    path = write(tmp_path, "jan.csv", JAN_FEB)
+    with Ledger() as ledger:
+        first = import_file(ledger, path, account="Checking")
+        assert (first.added, first.duplicates) == (5, 0)
+        coffees = rows(ledger, "description = 'COFFEE SHOP'")
+        assert [r["amount"] for r in coffees] == [-575, -575]
+        again = import_file(ledger, path, account="Checking")
+        assert (again.added, again.duplicates) == (0, 5)
+        assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 5
+
+
+def test_overlapping_exports_add_only_new_rows(tmp_path: Path) -> None:
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "a.csv", JAN_FEB), account="Checking")
+        second = import_file(ledger, write(tmp_path, "b.csv", FEB_MAR), account="Checking")
+        assert (second.added, second.duplicates) == (2, 2)
+        assert ledger.scalar("SELECT SUM(amount) FROM transactions") == -575 * 2 - 4510 + 250000 * 2 - 1200 - 8000
+
+
+def test_same_rows_in_another_account_are_not_duplicates(tmp_path: Path) -> None:
+    path = write(tmp_path, "a.csv", JAN_FEB)
+    with Ledger() as ledger:
+        import_file(ledger, path, account="Checking")
+        other = import_file(ledger, path, account="Joint")
+        assert other.added == 5
+
+
+def test_undo_removes_exactly_one_batch(tmp_path: Path) -> None:
+    with Ledger() as ledger:
+        a = import_file(ledger, write(tmp_path, "a.csv", JAN_FEB), account="Checking")
+        b = import_file(ledger, write(tmp_path, "b.csv", FEB_MAR), account="Checking")
+        assert undo_batch(ledger, a.batch_id) == 5
+        assert [r["description"] for r in rows(ledger)] == ["ELECTRIC CO", "PAYROLL"]
+        with pytest.raises(LookupError, match="already undone"):
+            undo_batch(ledger, a.batch_id)
+        assert undo_batch(ledger, b.batch_id) == 2
+        assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 0
+
+
+def test_undo_from_the_cli(tmp_path: Path) -> None:
+    path = write(tmp_path, "a.csv", JAN_FEB)
+    runner = CliRunner()
+    out = runner.invoke(main, ["import", "--json", "--account", "Checking", str(path)])
+    assert out.exit_code == 0, out.output
+    batch = json.loads(out.output)["batch_id"]
+    undone = runner.invoke(main, ["import", "--undo", str(batch)])
+    assert undone.exit_code == 0 and "5 transaction(s) removed" in undone.output
+    missing = runner.invoke(main, ["import", "--undo", "999"])
+    assert missing.exit_code == 1 and "no import batch 999" in missing.output
+
+
+def test_dry_run_writes_nothing(tmp_path: Path) -> None:
+    with Ledger() as ledger:
+        summary = import_file(ledger, write(tmp_path, "a.csv", JAN_FEB), dry_run=True)
+        assert summary.added == 5 and summary.batch_id is None
+        assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 0
+        assert ledger.scalar("SELECT COUNT(*) FROM accounts") == 0
+        assert ledger.scalar("SELECT COUNT(*) FROM import_batches") == 0
+
+
+OFX_TEMPLATE = """OFXHEADER:100
+DATA:OFXSGML
+VERSION:102
+
+<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD
+<BANKACCTFROM><BANKID>123<ACCTID>555123<ACCTTYPE>CHECKING</BANKACCTFROM>
+<BANKTRANLIST><DTSTART>20250101<DTEND>20250131
+{rows}
+</BANKTRANLIST><LEDGERBAL><BALAMT>1000.00<DTASOF>20250131</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>
+"""
+
+
+def ofx(rows: list[tuple[str, str, str, str]]) -> str:
+    return OFX_TEMPLATE.format(
+        rows="\n".join(
+            f"<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>{d}<TRNAMT>{a}<FITID>{f}<NAME>{n}</STMTTRN>" for d, a, f, n in rows
+        )
+    )
+
+
+def test_bank_ids_are_scoped_and_not_trusted_alone(tmp_path: Path) -> None:
+    statement = [
+        ("20250105", "-100.00", "A1", "HOTEL PARIS"),
+        ("20250105", "-3.00", "A1", "FOREIGN TRANSACTION FEE"),  # purchase and its fee share a FITID
+        ("20250106", "-20.00", "", "NO FITID SHOP"),
+    ]
+    first = tmp_path / "one.ofx"
+    first.write_text(ofx(statement))
+    renamed = tmp_path / "two.ofx"  # the bank re-exports with a different description, same FITID
+    renamed.write_text(ofx([("20250105", "-100.00", "A1", "HOTEL PARIS 75001"), *statement[1:]]))
+    with Ledger() as ledger:
+        assert import_file(ledger, first).added == 3
+        second = import_file(ledger, renamed)
+        assert (second.added, second.duplicates) == (0, 3)
+        account = ledger.query_one("SELECT * FROM accounts")
+        assert account["number"] == "555123" and account["balance"] == 100000
+
+
+PENDING_FILE = """Type,Product,Started Date,Completed Date,Description,Amount,Fee,Currency,State,Balance
+CARD_PAYMENT,Current,2025-01-10 10:00:00,,Coffee Bar,-4.50,0.00,EUR,PENDING,
+CARD_PAYMENT,Current,2025-01-09 09:00:00,2025-01-09 12:00:00,Bakery,-3.20,0.00,EUR,COMPLETED,96.80
+CARD_PAYMENT,Current,2025-01-08 09:00:00,,Shoe Shop,-60.00,0.00,EUR,REVERTED,
+TOPUP,Current,2025-01-01 09:00:00,2025-01-01 09:05:00,Top-up,100.00,0.00,EUR,COMPLETED,100.00
+"""
+POSTED_FILE = """Type,Product,Started Date,Completed Date,Description,Amount,Fee,Currency,State,Balance
+CARD_PAYMENT,Current,2025-01-10 10:00:00,2025-01-11 08:00:00,Coffee Bar,-4.50,0.00,EUR,COMPLETED,92.30
+CARD_PAYMENT,Current,2025-01-09 09:00:00,2025-01-09 12:00:00,Bakery,-3.20,0.00,EUR,COMPLETED,96.80
+TOPUP,Current,2025-01-01 09:00:00,2025-01-01 09:05:00,Top-up,100.00,0.00,EUR,COMPLETED,100.00
+"""
+
+
+def test_pending_rows_never_count_and_are_replaced_not_doubled(tmp_path: Path) -> None:
+    with Ledger() as ledger:
+        first = import_file(ledger, write(tmp_path, "jan.csv", PENDING_FILE, header=""))
+        assert first.reverted_skipped == 1
+        assert first.pending_added == 1
+        assert ledger.scalar("SELECT COUNT(*) FROM transactions WHERE description = 'Shoe Shop'") == 0
+        second = import_file(ledger, write(tmp_path, "jan2.csv", POSTED_FILE, header=""))
+        coffee = rows(ledger, "description = 'Coffee Bar'")
+        assert [(r["amount"], r["pending"]) for r in coffee] == [(-450, 0)]
+        assert second.added == 1
+        assert ledger.scalar("SELECT SUM(amount) FROM transactions WHERE pending = 0") == 10000 - 320 - 450
+        undo_batch(ledger, second.batch_id)
+        assert [(r["amount"], r["pending"]) for r in rows(ledger, "description = 'Coffee Bar'")] == [(-450, 1)]
+
+
+def test_transfer_legs_between_own_accounts_are_linked(tmp_path: Path) -> None:
+    checking = write(tmp_path, "checking.csv", "2025-03-01,PAYROLL,3000.00\n2025-03-05,ONLINE TRANSFER TO SAVINGS,-500.00\n")
+    savings = write(tmp_path, "savings.csv", "2025-03-06,TRANSFER FROM CHECKING,500.00\n2025-03-31,INTEREST,1.25\n")
+    with Ledger() as ledger:
+        import_file(ledger, checking, account="Checking")
+        summary = import_file(ledger, savings, account="Savings")
+        assert summary.transfers_linked == 1
+        legs = ledger.query("SELECT id, transfer_id, amount FROM transactions WHERE transfer_id IS NOT NULL ORDER BY id")
+        assert [leg["amount"] for leg in legs] == [-50000, 50000]
+        assert legs[0]["transfer_id"] == legs[1]["id"] and legs[1]["transfer_id"] == legs[0]["id"]
+        assert ledger.scalar("SELECT COUNT(*) FROM transactions WHERE transfer_id IS NULL") == 2
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (b"", "empty"),
+        (b"\x00\x01\x02\x03binary\xff\xfe" * 50, ""),
+        (b"Date,Description,Amount\n", "no"),
+        (b"just some words\nthat are not an export\n", "not a recognisable"),
+    ],
+)
+def test_unreadable_files_are_refused_with_nothing_written(tmp_path: Path, body: bytes, message: str) -> None:
+    path = tmp_path / "bad.csv"
+    path.write_bytes(body)
+    with Ledger() as ledger:
+        with pytest.raises(ImportRefused) as refused:
+            import_file(ledger, path)
+        assert str(path) in str(refused.value) and message in str(refused.value)
+        assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 0
+        assert ledger.scalar("SELECT COUNT(*) FROM accounts") == 0
+
+
+def test_bad_rows_name_their_lines_and_skip_bad_imports_the_rest(tmp_path: Path) -> None:
+    body = "2025-01-01,GOOD,-1.00\n2025-13-45,BAD DATE,-2.00\n2025-01-03,BAD AMOUNT,abc\n2025-01-04,GOOD TOO,-4.00\n"
+    path = write(tmp_path, "rows.csv", body)
+    with Ledger() as ledger:
+        with pytest.raises(ImportRefused) as refused:
+            import_file(ledger, path)
+        text = str(refused.value)
+        assert "line 3" in text and "line 4" in text and "--skip-bad" in text
+        assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 0
+        summary = import_file(ledger, path, skip_bad=True)
+        assert summary.added == 2 and len(summary.skipped_bad) == 2
+
+
+def test_megabyte_description_is_refused(tmp_path: Path) -> None:
+    path = write(tmp_path, "huge.csv", f"2025-01-01,{'X' * 2_000_000},-1.00\n2025-01-02,OK,-2.00\n")
+    with Ledger() as ledger:
+        with pytest.raises(ImportRefused, match="line 2"):
+            import_file(ledger, path)
+        assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 0
+
+
+def test_cli_errors_are_one_line_without_traceback(tmp_path: Path) -> None:
+    runner = CliRunner()
+    missing = runner.invoke(main, ["import", str(tmp_path / "nope.csv")])
+    assert missing.exit_code == 1
+    assert "no such file" in missing.output and "Traceback" not in missing.output
+    assert len(missing.output.strip().splitlines()) == 1
+
+
+def test_interrupted_import_leaves_ledger_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from wilson.importers import pipeline
+
+    path = write(tmp_path, "a.csv", JAN_FEB)
+
+    def explode(*args: object) -> list[str]:
+        raise KeyboardInterrupt
+
+    with Ledger() as ledger:
+        monkeypatch.setattr(pipeline, "_apply_balances", explode)
+        with pytest.raises(KeyboardInterrupt):
+            import_file(ledger, path)
+        assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 0
+        assert ledger.scalar("SELECT COUNT(*) FROM import_batches") == 0
+        assert ledger.scalar("SELECT COUNT(*) FROM accounts") == 0
+
+
+def test_killed_import_process_leaves_ledger_whole(tmp_path: Path, wilson_home: Path) -> None:
+    """SIGKILL part way through a large import: afterwards the ledger has all of it or none of it."""
+    lines = "".join(f"2024-{1 + i % 12:02d}-{1 + i % 28:02d},SHOP {i},-{1 + i % 500}.{i % 100:02d}\n" for i in range(150_000))
+    path = write(tmp_path, "big.csv", lines)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "wilson", "import", str(path)], env=dict(os.environ, WILSON_HOME=str(wilson_home)),
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    db = wilson_home / "wilson.db"
+    deadline = time.monotonic() + 20
+    while not (wilson_home / "wilson.db-wal").exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.4)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert db.exists()
+    with Ledger() as ledger:
+        assert ledger.scalar("SELECT COUNT(*) FROM transactions") in (0, 150_000)
+        assert ledger.scalar("PRAGMA integrity_check") == "ok"

@@ -1,0 +1,117 @@
+"""The ledger file: where it lives, how it is opened, and how its schema is upgraded."""
+
+from __future__ import annotations
+
+import sqlite3
+import stat
+from pathlib import Path
+
+import pytest
+
+from wilson.ledger import Ledger, LedgerError
+from wilson.ledger import db as ledger_db
+
+
+def test_created_owner_only_in_wilson_home(wilson_home: Path) -> None:
+    with Ledger():
+        pass
+    path = wilson_home / "wilson.db"
+    assert path.exists()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(wilson_home.stat().st_mode) == 0o700
+
+
+def test_pragmas_wal_foreign_keys_busy_timeout() -> None:
+    with Ledger() as ledger:
+        assert ledger.scalar("PRAGMA journal_mode") == "wal"
+        assert ledger.scalar("PRAGMA foreign_keys") == 1
+        assert ledger.scalar("PRAGMA busy_timeout") >= 5000
+
+
+def test_migrations_apply_once_in_order() -> None:
+    with Ledger() as ledger:
+        versions = [r["version"] for r in ledger.query("SELECT version FROM schema_migrations ORDER BY version")]
+    assert versions == [v for v, _ in ledger_db.migration_files()]
+    with Ledger() as ledger:
+        assert ledger.scalar("SELECT COUNT(*) FROM schema_migrations") == len(versions)
+        assert ledger.scalar("SELECT COUNT(*) FROM categories WHERE name = 'Groceries'") == 1
+
+
+def test_old_ledger_is_upgraded_on_open(wilson_home: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    real = ledger_db.migration_files()
+    monkeypatch.setattr(ledger_db, "migration_files", lambda: real[:1])
+    with Ledger() as ledger:
+        assert ledger.scalar("SELECT COUNT(*) FROM categories") == 0
+    monkeypatch.setattr(ledger_db, "migration_files", lambda: real)
+    with Ledger() as ledger:
+        assert ledger.scalar("SELECT MAX(version) FROM schema_migrations") == real[-1][0]
+        assert ledger.scalar("SELECT COUNT(*) FROM categories") > 20
+
+
+def test_failed_migration_changes_nothing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    broken = tmp_path / "999_broken.sql"
+    broken.write_text("CREATE TABLE half_done (id INTEGER);\nTHIS IS NOT SQL;\n")
+    real = ledger_db.migration_files()
+    monkeypatch.setattr(ledger_db, "migration_files", lambda: [*real, (999, broken)])
+    with pytest.raises(LedgerError, match="999_broken.sql"):
+        Ledger()
+    monkeypatch.setattr(ledger_db, "migration_files", lambda: real)
+    with Ledger() as ledger:
+        assert ledger.scalar("SELECT COUNT(*) FROM sqlite_master WHERE name = 'half_done'") == 0
+        assert ledger.scalar("SELECT COUNT(*) FROM schema_migrations WHERE version = 999") == 0
+
+
+def test_not_a_database_is_a_clear_error(wilson_home: Path) -> None:
+    wilson_home.mkdir(parents=True, exist_ok=True)
+    (wilson_home / "wilson.db").write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(LedgerError, match="not a Wilson ledger"):
+        Ledger()
+
+
+def test_write_rolls_back_on_error() -> None:
+    with Ledger() as ledger:
+        with pytest.raises(RuntimeError):
+            with ledger.write() as conn:
+                conn.execute("INSERT INTO accounts (name) VALUES ('Temp')")
+                raise RuntimeError("boom")
+        assert ledger.account("Temp") is None
+
+
+def test_second_process_waits_instead_of_failing(wilson_home: Path) -> None:
+    with Ledger() as first, Ledger() as second:
+        with first.write() as conn:
+            conn.execute("INSERT INTO accounts (name) VALUES ('A')")
+        second.create_account("B")
+        assert {a["name"] for a in first.accounts()} == {"A", "B"}
+
+
+def test_schema_has_indexes_for_bookkeeping_queries() -> None:
+    with Ledger() as ledger:
+        names = {r["name"] for r in ledger.query("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    assert {"transactions_posted", "transactions_account_posted", "transactions_category_posted"} <= names
+
+
+def test_full_text_search_follows_writes() -> None:
+    with Ledger() as ledger:
+        account = ledger.create_account("Checking")
+        with ledger.write() as conn:
+            conn.execute(
+                "INSERT INTO transactions (account_id, posted, amount, currency, description, payee, fingerprint)"
+                " VALUES (?, '2025-01-02', -575, 'USD', 'SQ *BLUE BOTTLE COFFEE', 'Blue Bottle Coffee', 'x')",
+                (account["id"],),
+            )
+        hit = "SELECT COUNT(*) FROM transactions_fts WHERE transactions_fts MATCH ?"
+        assert ledger.scalar(hit, ("bottle",)) == 1
+        ledger.update_transactions([1], payee="Blue Bottle")
+        assert ledger.scalar(hit, ("payee:coffee",)) == 0
+        ledger.delete_transactions([1])
+        assert ledger.scalar(hit, ("bottle",)) == 0
+
+
+def test_foreign_keys_enforced() -> None:
+    with Ledger() as ledger, pytest.raises(sqlite3.IntegrityError):
+        with ledger.write() as conn:
+            conn.execute(
+                "INSERT INTO transactions (account_id, posted, amount, currency, description, fingerprint)"
+                " VALUES (42, '2025-01-01', 1, 'USD', 'x', 'y')"
+            )
