@@ -30,6 +30,7 @@ _MONEY_LISTS = ("invst", "prices")  # sections holding money Wilson does not imp
 _HEADER = re.compile(r"!(type|account|option|clear)\b", re.I)
 # `2/10'2020`, `1/ 1'00`, `03/01/2025`, `10.18.23`, `18-10-2023`, `2025-03-01`
 _DATE = re.compile(r"(\d{1,4})\s*([/.\-])\s*(\d{1,2})\s*(['/.\-])\s*(\d{1,4})")
+_DIGIT = re.compile(r"\d")
 _CENTURY_PIVOT = 70  # two-digit years 00-69 are 2000s, 70-99 are 1900s
 
 
@@ -261,6 +262,8 @@ class _QifParser:
             )
 
     def minor(self, text: str) -> int:
+        if not _DIGIT.search(text):  # also keeps a lone `-` away from parse_amount, which trips on it
+            raise AmountError(f"not an amount: {text!r}")
         return to_minor(parse_amount(text, self.decimal_sep))
 
 

@@ -1,0 +1,196 @@
+"""OFX/QFX importer: every public fixture, the written ones, error paths and speed."""
+
+from __future__ import annotations
+
+import time
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from wilson.importers import ofx
+from wilson.importers.formats import parse_file, read_text
+from wilson.importers.model import ImportRefused, ParseResult
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+OFX = ofx.FORMATS[0]
+
+
+def parse(name: str) -> ParseResult:
+    result = parse_file(FIXTURES / name)
+    assert result.format == "ofx"
+    return result
+
+
+def test_bank_medium_sgml_with_unclosed_leaves_and_zones() -> None:
+    result = parse("ofxparse/bank_medium.ofx")
+    [account] = result.accounts
+    assert (account.key, account.number, account.type, account.currency) == (
+        "12300 000012345678", "12300 000012345678", "checking", "CAD",
+    )
+    assert (account.balance, account.balance_date) == (38234, date(2009, 5, 23))  # ledger, not available
+    assert [t.amount for t in result.transactions] == [-660, -31667, -2200]
+    first, second, _ = result.transactions
+    assert first.posted == date(2009, 4, 1)  # 12:20:17 EST stays 1 April
+    assert first.bank_id == "0000123456782009040100001"
+    assert first.description == "MCDONALD'S #112"
+    assert first.payee == "Mcdonald's"
+    assert second.description == "Joe's Bald Hairstyles"
+    assert [t.line for t in result.transactions] == [15, 16, 17]
+    assert {t.account_key for t in result.transactions} == {"12300 000012345678"}
+    assert not result.errors
+
+
+def test_suncorp_xml_with_cdata() -> None:
+    result = parse("ofxparse/suncorp.ofx")
+    [account] = result.accounts
+    assert (account.key, account.currency, account.institution, account.balance) == ("123456789", "AUD", "SUNCORP", 123412)
+    [row] = result.transactions
+    assert (row.posted, row.amount, row.bank_id, row.line) == (date(2013, 12, 15), -1685, "1", 35)
+    # MEMO is NAME at full length, so it is the description; the CDATA padding is gone.
+    assert row.description == "EFTPOS WDL HANDYWAY ALDI STORE   GEELONG WEST VICAU"
+    assert row.payee == "Handyway Aldi Store"
+
+
+def test_anz_hybrid_credit_card_keeps_the_banks_negative_balance() -> None:
+    result = parse("ofxparse/anzcc.ofx")
+    [account] = result.accounts
+    assert (account.key, account.type, account.currency) == ("1234123412341234", "credit_card", "AUD")
+    assert (account.balance, account.balance_date) == (-12345, date(2017, 5, 10))
+    [row] = result.transactions
+    assert (row.posted, row.amount, row.bank_id, row.description) == (date(2017, 5, 8), -550, "201705080001", "SOME MEMO")
+
+
+def test_chase_qfx_blank_line_before_header_and_utf8_despite_charset() -> None:
+    assert OFX.detect(read_text(FIXTURES / "ofxparse/chase_cc.qfx")) == 100
+    result = parse("ofxparse/chase_cc.qfx")
+    [account] = result.accounts
+    assert (account.type, account.institution, account.balance) == ("credit_card", "B1", -1000)
+    [row] = result.transactions
+    assert row.bank_id == "2020010112341234123412341234123"
+    assert row.description == "SQ *ECCO UN POCO ¦ NATURA"
+    assert row.payee == "Ecco Un Poco Natura"
+    assert (row.posted, row.amount, row.line) == (date(2020, 1, 1), -1000, 43)
+
+
+def test_empty_tags_nonstandard_tags_and_missing_fitid() -> None:
+    result = parse("ofxparse/ofx-v102-empty-tags.ofx")
+    [account] = result.accounts
+    # CURDEF is empty: the rows' own CURRENCY says AUD. Empty BALAMT means no balance.
+    assert (account.key, account.type, account.currency, account.balance, account.balance_date) == (
+        "12345678", "checking", "AUD", None, None,
+    )
+    [row] = result.transactions
+    assert (row.posted, row.amount, row.bank_id, row.description, row.line) == (
+        date(2018, 5, 7), 1234, None, "CBA:Transfer", 23,
+    )
+    assert row.original_currency is None  # CURSYM is the account currency
+
+
+def test_html_entities_and_payee_in_memo() -> None:
+    result = parse("actual/html-vals.qfx")
+    hydro, tpay = result.transactions
+    assert hydro.description == "PREAUTHORIZED DEBIT;B.C. HYDRO & POWER AUTHORITY;Electronic Funds Transfer"
+    assert hydro.payee == "B.C. Hydro & Power Authority"
+    assert tpay.description.startswith("TPAY <DEFTPYMT> ")  # `&amp;lt;` unescaped twice
+    assert tpay.payee == "Luxmore Realty Ppty Mgmt"
+    assert (hydro.posted, hydro.amount) == (date(2023, 5, 9), -100)
+    assert result.accounts[0].balance == 111111
+
+
+def test_multi_decimal_amounts_are_exact() -> None:
+    result = parse("actual/data-multi-decimal.ofx")
+    assert [t.amount for t in result.transactions] == [-3000, -377]
+    assert [t.bank_id for t in result.transactions] == ["00092990122-30.00019012312798.01", "00092990121-3.77019012312828.01"]
+    assert result.transactions[1].payee == "Starbucks"
+    [account] = result.accounts
+    assert (account.institution, account.name, account.balance) == ("Bank of America", "Bank of America Checking 9123", None)
+
+
+def test_latin1_qfx_without_blank_line_after_header() -> None:
+    result = parse("actual/8859-1.qfx")
+    [row] = result.transactions
+    assert row.description == "Paiement facture/Carte prépayée PWW"
+    assert (row.amount, row.bank_id) == (-2000, "wSoKuCS77")
+    assert result.accounts[0].key == "999-12345-0055666-EOP"
+
+
+def test_decimal_error_gives_row_errors_not_a_traceback() -> None:
+    result = parse("ofxparse/decimal_error.ofx")
+    assert result.transactions == []
+    assert [(e.line, e.column) for e in result.errors] == [(34, "DTPOSTED"), (34, "TRNAMT")]
+    assert "201120000000" in result.errors[0].message and "$120" in result.errors[1].message
+    assert result.accounts[0].currency == "CAD"
+
+
+def test_two_statements_make_two_accounts() -> None:
+    result = parse("written/two_statements.ofx")
+    savings, card = result.accounts
+    assert (savings.key, savings.type, savings.currency, savings.balance) == ("DE89370400440532013000", "savings", "EUR", 1045450)
+    assert (card.key, card.type, card.balance, card.institution) == ("4111XXXXXXXX1111", "credit_card", -51734, "Example Credit Union")
+    keys = [t.account_key for t in result.transactions]
+    assert keys == [savings.key] * 2 + [card.key] * 3
+    salary, amazon, netflix, hotel, payment = result.transactions
+    assert salary.posted == date(2025, 3, 1)  # 23:30 EST is still 1 March
+    assert salary.description == "ACME GMBH GEHALT SALARY MARCH" and salary.payee == "Acme Gmbh Gehalt"
+    # ORIGCURRENCY: TRNAMT is in EUR already; the USD original is TRNAMT / CURRATE.
+    assert (amazon.amount, amazon.original_amount, amazon.original_currency) == (-4550, -5000, "USD")
+    # CURRENCY: TRNAMT is in CHF; times CURRATE gives EUR.
+    assert (hotel.amount, hotel.original_amount, hotel.original_currency) == (-10500, -10000, "CHF")
+    assert netflix.payee == "Netflix"
+    assert (payment.amount, payment.bank_id) == (20000, None)  # empty FITID
+    assert [t.line for t in result.transactions] == [43, 51, 86, 93, 104]
+
+
+def test_truncated_inside_a_transaction_keeps_the_complete_ones() -> None:
+    result = parse("written/truncated.ofx")
+    [row] = result.transactions
+    assert row.amount == -3000
+    [error] = result.errors
+    assert error.line == 53 and "ends inside this transaction" in error.message
+
+
+def test_truncated_between_transactions_says_so() -> None:
+    text = read_text(FIXTURES / "actual/data-multi-decimal.ofx")
+    cut = "\n".join(text.split("\n")[:52])  # up to the first </STMTTRN>
+    result = OFX.parse(cut, "cut.ofx")
+    assert [t.amount for t in result.transactions] == [-3000]
+    [error] = result.errors
+    assert "truncated" in error.message
+
+
+def test_any_prefix_of_a_fixture_never_raises_anything_but_import_refused() -> None:
+    for name in ("ofxparse/bank_medium.ofx", "ofxparse/suncorp.ofx", "written/two_statements.ofx", "ofxparse/ofx-v102-empty-tags.ofx"):
+        text = read_text(FIXTURES / name)
+        for end in range(0, len(text), 7):
+            try:
+                OFX.parse(text[:end], name)
+            except ImportRefused:
+                pass
+
+
+def test_refuses_ofx_without_statements() -> None:
+    with pytest.raises(ImportRefused, match="no bank or credit-card statement"):
+        OFX.parse("OFXHEADER:100\n\n<OFX><SIGNONMSGSRSV1></SIGNONMSGSRSV1></OFX>", "x.ofx")
+    with pytest.raises(ImportRefused, match="investment"):
+        OFX.parse("<OFX><INVSTMTMSGSRSV1><INVSTMTTRNRS><INVSTMTRS></INVSTMTRS></INVSTMTTRNRS></INVSTMTMSGSRSV1></OFX>", "x.ofx")
+
+
+def test_detection_from_content() -> None:
+    assert OFX.detect("\n\nOFXHEADER:100\nDATA:OFXSGML\n") == 100
+    assert OFX.detect('<?xml version="1.0"?>\n<?OFX OFXHEADER="200"?>\n<OFX>') == 100
+    assert OFX.detect("\r\n\r\n<OFX>\r\n<SIGNONMSGSRSV1>") == 90
+    assert OFX.detect("Date,Description,Amount\n2024-01-01,Coffee,-3.50\n") == 0
+    assert OFX.detect("!Type:Bank\nD1/1/2024\nT-1.00\n^\n") == 0
+
+
+def test_ten_thousand_transactions_parse_fast() -> None:
+    text = read_text(FIXTURES / "written/two_statements.ofx")
+    start, end = text.index("<STMTTRN>"), text.index("</STMTTRN>") + len("</STMTTRN>\n")
+    rows = "".join(text[start:end].replace("SAV-0001", f"SAV-{i}") for i in range(10_000))
+    big = text[:start] + rows + text[end:]
+    began = time.process_time()  # CPU time: other test workers on the machine do not count
+    result = OFX.parse(big, "big.ofx")
+    elapsed = time.process_time() - began
+    assert len(result.transactions) == 10_004
+    assert elapsed < 1.0, f"10k-transaction OFX took {elapsed:.2f}s"

@@ -1,0 +1,153 @@
+"""QIF importer: Quicken and German exports, several accounts, splits, skipped lists, bad lines."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+from wilson.importers import qif
+from wilson.importers.formats import parse_file, read_text
+from wilson.importers.model import ImportRefused, ParseResult
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+QIF = qif.FORMATS[0]
+
+
+def parse(name: str) -> ParseResult:
+    result = parse_file(FIXTURES / name)
+    assert result.format == "qif"
+    return result
+
+
+def test_quicken_example_skips_lists_and_investments() -> None:
+    result = parse("quiffen/test.qif")
+    # 6 bank records; the Class, Cat, Invst and Security sections give none.
+    assert len(result.transactions) == 6
+    assert [t.amount for t in result.transactions] == [0, 6750, 3200, -1000, -2500, -10000]
+    assert [t.posted for t in result.transactions] == [
+        date(2020, 2, 10), date(2020, 2, 14), date(2020, 2, 14), date(2020, 2, 12), date(2020, 2, 11), date(2020, 2, 10),
+    ]
+    assert [t.line for t in result.transactions] == [29, 35, 46, 52, 64, 72]
+    assert not result.errors
+    assert any("!Type:Invst" in w and "line 92" in w for w in result.warnings)
+    assert all(t.bank_id is None for t in result.transactions)
+    [account] = result.accounts
+    # The opening balance names the account itself (`L[TestExport]`): not a transfer.
+    assert (account.key, account.name, account.type) == ("default", "TestExport", "checking")
+    assert result.transactions[0].transfer_account is None
+
+
+def test_quicken_example_categories_payees_and_check_numbers() -> None:
+    opening, tmobile, post, target, walmart, amazon = parse("quiffen/test.qif").transactions
+    assert (tmobile.payee, tmobile.description, tmobile.category) == ("T-Mobile", "T-Mobile", "Bills:Cell Phone")  # `/Test class` dropped
+    assert post.description == "US Post Office - money back for damaged parcel"
+    assert post.payee == "US Post Office"
+    assert (walmart.notes, walmart.category) == ("check 123", "Food:Groceries")
+    assert amazon.payee == "Amazon"
+
+
+def test_quicken_example_splits_sum_to_the_transaction() -> None:
+    _, tmobile, post, target, _, amazon = parse("quiffen/test.qif").transactions
+    assert [(s.amount, s.memo) for s in tmobile.splits] == [(-1500, "sign up credit"), (8250, "new account")]
+    # The 50%/50% split: the `E` lines are memos, the `$` lines the amounts.
+    assert [(s.amount, s.category, s.memo) for s in target.splits] == [
+        (-500, "Food:Groceries", "50%"), (-500, "Food:Groceries", "50% 2"),
+    ]
+    assert [s.amount for s in amazon.splits] == [-5000, -2500, -1000, -1500]
+    assert [s.category for s in amazon.splits] == [
+        "Food:Groceries", "Transportation:Automobile", "Personal Care:Haircare", "Healthcare:Prescriptions",
+    ]
+    assert amazon.posted == date(2020, 2, 10)  # the split's own `D1/10'2020` is not the transaction's date
+    assert post.splits == []
+    for row in (tmobile, target, amazon):
+        assert sum(s.amount for s in row.splits) == row.amount
+
+
+def test_two_digit_apostrophe_year_and_split_transfer() -> None:
+    [row] = parse("quiffen/test_split.qif").transactions
+    assert (row.posted, row.amount, row.category) == (date(2000, 1, 1), -1000, None)  # `L--Split--`
+    assert [(s.amount, s.category, s.transfer_account) for s in row.splits] == [
+        (-900, None, "An Account"), (-100, "A Category", None),
+    ]
+
+
+def test_german_export_mdy_dots_latin1_and_memorized_skipped() -> None:
+    result = parse("quiffen/test_FMQifTest2023-10-18.qif")
+    opening, donation = result.transactions  # the Memorized record is not a transaction
+    [account] = result.accounts
+    assert (account.key, account.name, account.type) == ("KD-Bank Berlin", "KD-Bank Berlin", "checking")
+    assert (opening.posted, opening.amount, opening.description, opening.transfer_account) == (
+        date(2023, 10, 18), 0, "Eröffnungssaldo", None,
+    )
+    assert (donation.amount, donation.category, donation.account_key) == (20000, "Donation", "KD-Bank Berlin")
+    assert donation.description == "Donor - Donation for Welthungerhilfe"
+    assert [(s.amount, s.category, s.memo) for s in donation.splits] == [
+        (20000, "Donation", "Donation for Welthungerhilfe"), (0, "Donation", "50% for Africa"),
+    ]
+    assert not result.errors and not result.warnings
+
+
+def test_several_account_blocks_make_several_accounts() -> None:
+    result = parse("written/multi_account.qif")
+    assert [(a.key, a.type) for a in result.accounts] == [
+        ("Everyday Checking", "checking"), ("Visa Card", "credit_card"), ("Wallet", "cash"),
+    ]
+    rent, pay, to_card, coffee, payment, market = result.transactions
+    assert [t.account_key for t in result.transactions] == ["Everyday Checking"] * 3 + ["Visa Card"] * 2 + ["Wallet"]
+    assert (rent.amount, rent.posted, rent.notes, rent.category) == (-123456, date(2025, 3, 1), "check 1001", "Housing:Rent")
+    assert rent.description == "LANDLORD LLC - March rent"
+    assert (pay.amount, pay.posted) == (250000, date(2025, 3, 2))  # ISO date, thousands comma
+    assert (to_card.transfer_account, to_card.category, to_card.posted) == ("Visa Card", None, date(2025, 3, 5))
+    assert (coffee.amount, coffee.payee, coffee.posted) == (-4567, "Blue Bottle Coffee", date(2025, 3, 4))
+    assert (payment.amount, payment.transfer_account) == (25000, "Everyday Checking")
+    assert (market.amount, market.posted) == (-2000, date(2025, 3, 6))
+
+
+def test_bad_date_and_bad_amount_lines_are_row_errors() -> None:
+    result = parse("written/bad_lines.qif")
+    assert [(e.line, e.column) for e in result.errors] == [(6, "D"), (11, "T")]
+    assert "13/45/2025" in result.errors[0].message and "abc" in result.errors[1].message
+    good, mismatch, percent = result.transactions
+    assert good.amount == -1000
+    # Splits that miss the total keep every cent: the remainder is an uncategorised split.
+    assert [s.amount for s in mismatch.splits] == [-6000, -3000, -1000]
+    assert mismatch.splits[-1].category is None
+    assert any("line 14" in w and "-90.00" in w for w in result.warnings)
+    assert [(s.amount, s.category) for s in percent.splits] == [(-4000, "Groceries"), (-4000, "Household")]
+
+
+def test_dmy_option_trailing_space_type_and_other_sections() -> None:
+    text = (
+        "!Option:DMY\n!Type:Bank \nD03/01/2025\nT-1.00\nPA\n^\nD18.10.23\nT1.00\n^\n"
+        "!Type:Oth L\nD04/01/2025\nT-500.00\nPLoan payment\n^\n!Type:Oth A\nD05/01/2025\nT10.00\n^\n"
+        "!Type:Prices\n\"AAPL\",150.00,\"1/ 1'24\"\n^\n"
+    )
+    result = QIF.parse(text, "dmy.qif")
+    assert [t.posted for t in result.transactions] == [date(2025, 1, 3), date(2023, 10, 18), date(2025, 1, 4), date(2025, 1, 5)]
+    assert not result.errors and "Prices" in result.warnings[0]
+    assert [(a.key, a.type) for a in result.accounts] == [("default", "checking"), ("default-oth-l", "loan"), ("default-oth-a", "savings")]
+
+
+def test_dates_without_an_option_are_read_by_what_they_prove() -> None:
+    result = QIF.parse("!Type:Bank\nD25/12/2024\nT-1.00\n^\nD03/01/2025\nT-2.00\n^\n", "x.qif")
+    assert [t.posted for t in result.transactions] == [date(2024, 12, 25), date(2025, 1, 3)]
+    result = QIF.parse("!Type:Bank\nD12/31/99\nT-1.00\n^\nD1/5/69\nT1.00\n^\n", "x.qif")
+    assert [t.posted for t in result.transactions] == [date(1999, 12, 31), date(2069, 1, 5)]
+
+
+def test_any_prefix_of_a_fixture_never_raises_anything_but_import_refused() -> None:
+    for name in ("quiffen/test.qif", "written/multi_account.qif", "written/bad_lines.qif"):
+        text = read_text(FIXTURES / name)
+        for end in range(0, len(text), 5):
+            try:
+                QIF.parse(text[:end], name)
+            except ImportRefused:
+                pass
+
+
+def test_detection_from_content() -> None:
+    assert QIF.detect(read_text(FIXTURES / "quiffen/test.qif")) == 95  # after `###` comments
+    assert QIF.detect("\n\n!Account\nNChecking\n^\n") == 95
+    assert QIF.detect("!Option:MDY\n!Type:Bank\n") == 95
+    assert QIF.detect("Date,Description,Amount\n2024-01-01,Coffee,-3.50\n") == 0
+    assert QIF.detect("OFXHEADER:100\n") == 0
