@@ -14,7 +14,7 @@ import html
 import re
 from bisect import bisect_right
 from datetime import date
-from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
+from decimal import ROUND_HALF_EVEN, Decimal
 
 from wilson.importers.model import ImportRefused, ParsedAccount, ParsedTransaction, ParseResult, RowError
 from wilson.importers.payee import clean_payee
@@ -174,6 +174,7 @@ class _OfxParser:
         self.text, self.source = _flatten_special(text), source
         self.newlines = [m.start() for m in re.finditer("\n", text)]
         self.result = ParseResult(format="ofx", transactions=[], accounts=[])
+        self.cut_row = False  # a transaction was cut short by the end of the file
 
     def line(self, pos: int) -> int:
         return bisect_right(self.newlines, pos - 1) + 1
@@ -248,6 +249,7 @@ class _OfxParser:
         for trn in statement.find_all(_TRANSACTION):
             line = self.line(trn.pos)
             if trn.cut:
+                self.cut_row = True
                 self.result.errors.append(RowError(line, "the file ends inside this transaction (truncated file?)"))
                 continue
             row = self.transaction(trn, account, line)
@@ -313,12 +315,11 @@ class _OfxParser:
     def report_truncation(self, root: _Node) -> None:
         """A file cut short mid-transaction already has its row error; otherwise say so once."""
         ofx = root.child("OFX")
-        if ofx is None or not ofx.cut:
-            return
-        if any(error.message.startswith("the file ends inside") for error in self.result.errors):
+        if ofx is None or not ofx.cut or self.cut_row:
             return
         last = len(self.newlines) + 1
-        self.result.errors.append(RowError(last, "the file ends before </OFX>: it looks truncated, later transactions may be missing"))
+        message = "the file ends before </OFX>: it looks truncated, later transactions may be missing"
+        self.result.errors.append(RowError(last, message))
 
 
 def _memo_payee(memo: str) -> str | None:

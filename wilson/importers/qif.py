@@ -150,7 +150,8 @@ class _QifParser:
         if rest in _SECTION_TYPES:
             return rest
         if rest in _MONEY_LISTS:
-            self.result.warnings.append(f"line {number}: skipped the !Type:{line.partition(':')[2].strip()} section (investment transactions are not imported)")
+            name = line.partition(":")[2].strip()
+            self.result.warnings.append(f"line {number}: skipped the !Type:{name} section (investments are not imported)")
         return None
 
     def record(self, section: str | None, record: _Record) -> None:
@@ -185,14 +186,16 @@ class _QifParser:
         try:
             posted = _parse_date(date_text, self.order)
         except ValueError:
-            errors.append(RowError(date_line, f"invalid date {date_text!r}", column="D"))
+            message = f"invalid date {date_text!r}" if date_text else "the record has no date (D line)"
+            errors.append(RowError(date_line, message, column="D"))
         amount_code = "T" if "T" in values else "U"
         amount_text, amount_line = values.get(amount_code, ("", record.line))
         if amount_text or not splits:
             try:
                 amount = self.minor(amount_text)
             except AmountError:
-                errors.append(RowError(amount_line, f"invalid amount {amount_text!r}", column=amount_code))
+                message = f"invalid amount {amount_text!r}" if amount_text else "the record has no amount (T line)"
+                errors.append(RowError(amount_line, message, column=amount_code))
         parsed_splits = self.splits(splits, amount, errors)
         if errors:
             self.result.errors.extend(errors)
@@ -246,7 +249,9 @@ class _QifParser:
             except (AmountError, ArithmeticError):
                 errors.append(RowError(split.line, f"invalid split amount {split.amount or split.percent!r}", column="$"))
                 continue
-            parsed.append(ParsedSplit(amount=amount, category=split.category, memo=split.memo or None, transfer_account=split.transfer))
+            parsed.append(
+                ParsedSplit(amount=amount, category=split.category, memo=split.memo or None, transfer_account=split.transfer)
+            )
         return parsed
 
     def balance_splits(self, row: ParsedTransaction) -> None:
