@@ -134,3 +134,10 @@ def covered(period: Period | None, count: int, currency: str | list[str] | None,
     if active:
         block["filters"] = active
     return block
+
+
+def home_currency(ledger: Ledger) -> str:
+    """The currency most accounts use: how amounts given without a currency are read."""
+    return ledger.scalar(
+        "SELECT currency FROM accounts GROUP BY currency ORDER BY COUNT(*) DESC, currency LIMIT 1"
+    ) or "USD"
