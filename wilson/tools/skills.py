@@ -38,7 +38,7 @@ def use_skill(
     file: Annotated[str | None, "a file linked from the skill's playbook, relative to its folder"] = None,
 ) -> dict:
     discovery = run_discovery(ctx)
-    skill = discovery.skills.get(name.strip())
+    skill = discovery.skills.get(name.strip().lower())
     if skill is None:
         known = sorted(discovery.skills)
         raise ToolError(f"there is no skill named {name!r}", kind="not_found",
