@@ -188,7 +188,7 @@ class _QifParser:
         except ValueError:
             message = f"invalid date {date_text!r}" if date_text else "the record has no date (D line)"
             errors.append(RowError(date_line, message, column="D"))
-        amount_code = "T" if "T" in values else "U"
+        amount_code = "U" if "U" in values and "T" not in values else "T"
         amount_text, amount_line = values.get(amount_code, ("", record.line))
         if amount_text or not splits:
             try:
