@@ -212,10 +212,11 @@ def _ledger_rows(ledger: Ledger, result: ParseResult, accounts: dict[str, dict])
     return rows
 
 
-def _fingerprint(key: tuple, occurrence: int) -> str:
+def _fingerprint(key: tuple, occurrence: int) -> int:
+    """A signed 64-bit hash: an INTEGER column indexes faster and smaller than hex text."""
     _, posted, amount, description, pending = key
-    text = f"{posted}|{amount}|{description}|{int(pending)}|{occurrence}"
-    return hashlib.blake2b(text.encode(), digest_size=10).hexdigest()
+    digest = hashlib.blake2b(f"{posted}|{amount}|{description}|{int(pending)}|{occurrence}".encode(), digest_size=8)
+    return int.from_bytes(digest.digest(), "big", signed=True)
 
 
 class _CategoryResolver:

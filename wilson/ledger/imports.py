@@ -32,7 +32,7 @@ class NewTransaction:
     amount: int
     currency: str
     description: str
-    fingerprint: str
+    fingerprint: int
     payee: str | None = None
     category_id: int | None = None
     category_source: str | None = None
@@ -100,7 +100,7 @@ def record_import(ledger: Ledger, batch: BatchRecord, rows: list[NewTransaction]
 def _new_rows(ledger: Ledger, account_id: int, rows: list[NewTransaction]) -> list[NewTransaction]:
     """The rows not already in the account: by fingerprint, or by bank id with the same date and amount."""
     low, high = min(r.posted for r in rows), max(r.posted for r in rows)
-    existing_fps: set[str] = set()
+    existing_fps: set[int] = set()
     existing_bank: Counter[tuple[str, str, int]] = Counter()
     for fp, bank_id, posted, amount in ledger.conn.execute(
         "SELECT fingerprint, bank_id, posted, amount FROM transactions"
@@ -170,7 +170,17 @@ def _insert(ledger: Ledger, batch_id: int, rows: list[NewTransaction]) -> list[i
     split_rows = [(tid, amount, cat, memo) for tid, r in zip(ids, rows) for amount, cat, memo in r.splits]
     if split_rows:
         conn.executemany("INSERT INTO splits (transaction_id, amount, category_id, memo) VALUES (?, ?, ?, ?)", split_rows)
+    index_for_search(ledger, ids[0], ids[-1])
     return ids
+
+
+def index_for_search(ledger: Ledger, first_id: int, last_id: int) -> None:
+    """Add batch rows to the full-text index in one statement (the insert trigger skips them)."""
+    ledger.conn.execute(
+        "INSERT INTO transactions_fts(rowid, description, payee)"
+        " SELECT id, description, payee FROM transactions WHERE id BETWEEN ? AND ? AND batch_id IS NOT NULL",
+        (first_id, last_id),
+    )
 
 
 def link_transfers(ledger: Ledger, batch_id: int, rows: list[NewTransaction]) -> int:
@@ -245,9 +255,11 @@ def undo_batch(ledger: Ledger, batch_id: int) -> int:
         removed = conn.execute("DELETE FROM transactions WHERE batch_id = ?", (batch_id,)).rowcount
         for old in json.loads(batch["replaced"] or "[]"):
             columns = ", ".join(old)
-            conn.execute(
+            restored = conn.execute(
                 f"INSERT OR IGNORE INTO transactions ({columns}) VALUES ({', '.join('?' * len(old))})", list(old.values())
             )
+            if restored.rowcount:
+                index_for_search(ledger, old["id"], old["id"])
         conn.execute("UPDATE import_batches SET undone_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?", (batch_id,))
     return removed
 
