@@ -119,3 +119,9 @@ def test_a_symlink_out_of_the_folder_is_refused(ctx: ToolContext, goal_skill: Pa
 def test_a_missing_file_lists_what_there_is(ctx: ToolContext, goal_skill: Path) -> None:
     message = run_tool("use_skill", {"name": "goal", "file": "nope.md"}, ctx)["error"]["message"]
     assert message == "skill 'goal' has no file 'nope.md'; it has: notes/plan.md"
+
+
+def test_registered_as_run_state_changing_but_not_data_changing(ctx: ToolContext) -> None:
+    registered = load_tools()["use_skill"]
+    assert (registered.read_only, registered.changes_data, registered.needs_approval) == (False, False, False)
+    assert registered.parameters["required"] == ["name"]

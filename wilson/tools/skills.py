@@ -2,6 +2,9 @@
 
 The body enters the conversation as a tool result, so it costs context only when used, and at most
 once per run: a second request for the same skill gets a pointer to the copy already above.
+It is registered as not read-only, though it never touches the ledger: it changes the run's state,
+so the loop must neither serve a repeat from its per-run result cache (which would hand the model
+the body again) nor run two loads concurrently against the same run dict.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ def run_discovery(ctx: ToolContext) -> skills.Discovery:
 
 
 @tool(
+    read_only=False,
     description="""
     Load a skill: a step-by-step playbook for a multi-step job (the skills are listed in the system
     prompt). Call it before starting such a job and follow the steps it returns. `arguments` fills
