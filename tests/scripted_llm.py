@@ -147,8 +147,9 @@ class RecordedRequest:
         for tool in tools:
             if "function" in tool:
                 names.append(tool["function"]["name"])
-            elif "functionDeclarations" in tool:
-                names.extend(d["name"] for d in tool["functionDeclarations"])
+            elif "functionDeclarations" in tool or "function_declarations" in tool:
+                declarations = tool.get("functionDeclarations") or tool.get("function_declarations")
+                names.extend(d["name"] for d in declarations)
             elif "name" in tool:
                 names.append(tool["name"])
         return names
@@ -201,7 +202,7 @@ class ScriptedLLMServer:
         self._call_ids = 0
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.01,), daemon=True)
 
     @property
     def url(self) -> str:
@@ -417,7 +418,7 @@ def _handler_for(server: ScriptedLLMServer) -> type[BaseHTTPRequestHandler]:
 PROVIDER_BASES = {
     "OPENAI_BASE_URL": "/v1",
     "ANTHROPIC_BASE_URL": "",
-    "GEMINI_API_BASE": "",
+    "GEMINI_API_BASE": "/v1beta",  # litellm appends /models/{model}:generateContent
     "XAI_API_BASE": "/v1",
     "MOONSHOT_API_BASE": "/v1",
     "DEEPSEEK_API_BASE": "/v1",
