@@ -1,0 +1,86 @@
+"""Hand-made ledgers for the write-side tool tests: every row states exactly what it is.
+
+Rows go in with plain SQL through `ledger.write()` (a fixture, not an import), so a test controls
+payees, bank ids, batches, transfer links and pending flags precisely and can compute the expected
+answer independently.
+"""
+
+from __future__ import annotations
+
+import itertools
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+
+from wilson.ledger import Ledger
+from wilson.money import to_minor
+from wilson.tools import ToolContext, load_tools, run_tool
+
+TODAY = date(2025, 6, 30)
+_serial = itertools.count(1)
+
+
+class Books:
+    def __init__(self, path: Path, today: date = TODAY, model: str | None = None):
+        self.ledger = Ledger(path)
+        self.today, self.model = today, model
+        self.accounts: dict[str, dict] = {}
+        load_tools()
+
+    def account(self, name: str, type: str = "checking", currency: str = "USD") -> dict:
+        self.accounts[name] = self.ledger.create_account(name, type, currency)
+        return self.accounts[name]
+
+    def batch(self, name: str = "statement.csv") -> int:
+        with self.ledger.write() as conn:
+            return conn.execute(
+                "INSERT INTO import_batches (file_name, file_hash, format) VALUES (?, ?, 'csv')", (name, name)
+            ).lastrowid
+
+    def add(
+        self, account: str, posted: str | date, amount: str, description: str, *, payee: str | None = None,
+        category: str | None = None, source: str | None = None, pending: bool = False, bank_id: str | None = None,
+        batch: int | None = None, notes: str | None = None, currency: str | None = None,
+    ) -> int:
+        acct = self.accounts[account]
+        currency = currency or acct["currency"]
+        category_id = self.ledger.category(category)["id"] if category else None
+        with self.ledger.write() as conn:
+            return conn.execute(
+                "INSERT INTO transactions (account_id, posted, amount, currency, description, payee, category_id,"
+                " category_source, notes, pending, bank_id, batch_id, fingerprint) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (acct["id"], str(posted), to_minor(Decimal(amount), currency), currency, description,
+                 payee if payee is not None else description, category_id,
+                 (source or "bank") if category else None, notes, int(pending), bank_id, batch, f"fp{next(_serial)}"),
+            ).lastrowid
+
+    def transfer(self, from_account: str, to_account: str, posted: str, amount: str, description: str = "TRANSFER") -> tuple[int, int]:
+        out = self.add(from_account, posted, f"-{amount}", f"{description} TO {to_account.upper()}", category="Transfer")
+        into = self.add(to_account, posted, amount, f"{description} FROM {from_account.upper()}", category="Transfer")
+        self.ledger.link_transfer(out, into)
+        return out, into
+
+    def split(self, transaction_id: int, amount: str, category: str, memo: str | None = None) -> None:
+        row = self.ledger.transaction(transaction_id)
+        with self.ledger.write() as conn:
+            conn.execute(
+                "INSERT INTO splits (transaction_id, amount, category_id, memo) VALUES (?, ?, ?, ?)",
+                (transaction_id, to_minor(Decimal(amount), row["currency"]), self.ledger.category(category)["id"], memo),
+            )
+
+    def ctx(self) -> ToolContext:
+        return ToolContext(ledger=self.ledger, today=self.today, model=self.model)
+
+    def run(self, tool: str, **args: object) -> dict:
+        return run_tool(tool, args, self.ctx())
+
+    def row(self, transaction_id: int) -> dict:
+        return self.ledger.query_one(
+            "SELECT t.*, c.name AS category FROM transactions t LEFT JOIN categories c ON c.id = t.category_id"
+            " WHERE t.id = ?", (transaction_id,)
+        )
+
+    def snapshot(self) -> list[tuple]:
+        """Everything a tool could change, for "nothing changed" assertions."""
+        tables = ("transactions", "rules", "memory", "categories", "accounts", "splits")
+        return [tuple(r) for t in tables for r in self.ledger.conn.execute(f"SELECT * FROM {t} ORDER BY id")]

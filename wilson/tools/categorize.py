@@ -1,0 +1,158 @@
+"""Categorising transactions: the user's rules, then learned rules, then known merchants, then the model.
+
+Each step only sees what the steps before it left, and every change records where it came from in
+`category_source` (rule / learned / merchant / model), so a later correction or report can tell
+a user's rule from a model's guess. A category the user set by hand is never overwritten, and rows
+linked as transfers keep their transfer category.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import date
+from decimal import Decimal
+from typing import Annotated
+
+from wilson.ledger.rules import RuleSet
+from wilson.tools.classify import MAX_MODEL_ROWS, classify
+from wilson.tools.common import Period, clamp_limit, covered, money, period, resolve_account
+from wilson.tools.merchants import merchant_category
+from wilson.tools.registry import ToolContext, tool
+
+SOURCES = ("rule", "learned", "merchant", "model")
+Assignment = tuple[int, str, Decimal | None]  # category id, source, model confidence
+
+
+def candidates(ctx: ToolContext, span: Period, account_id: int | None, uncategorized_only: bool) -> list[dict]:
+    return ctx.ledger.query(
+        """
+        SELECT t.id, t.posted, t.description, t.payee, t.amount, t.currency, t.category_id
+        FROM transactions t
+        WHERE t.posted BETWEEN ? AND ? AND (? IS NULL OR t.account_id = ?) AND t.transfer_id IS NULL
+          AND (t.category_id IS NULL
+               OR (? = 0 AND COALESCE(t.category_source, '') NOT IN ('user', 'transfer')))
+        ORDER BY t.posted, t.id
+        """,
+        (span.start.isoformat(), span.end.isoformat(), account_id, account_id, int(uncategorized_only)),
+    )
+
+
+def plan(ctx: ToolContext, rows: list[dict], use_model: bool) -> tuple[dict[int, Assignment], dict]:
+    """What each row would become (id -> category id, source, confidence) and a report on the model step."""
+    ids_by_name = {row["name"].casefold(): row["id"] for row in ctx.ledger.categories()}
+    rules = RuleSet.load(ctx.ledger)
+    planned: dict[int, Assignment] = {}
+    left = []
+    for row in rows:
+        rule = rules.first_match(row["description"], row["payee"], row["amount"])
+        name = None if rule else merchant_category(row["description"], row["payee"], row["amount"])
+        if rule is not None:
+            planned[row["id"]] = (rule.category_id, "rule" if rule.source == "user" else "learned", None)
+        elif name and name.casefold() in ids_by_name:
+            planned[row["id"]] = (ids_by_name[name.casefold()], "merchant", None)
+        elif row["category_id"] is None:
+            left.append(row)
+    by_model, report = _model_step(ctx, left, use_model, ids_by_name)
+    return planned | by_model, report
+
+
+def _model_step(
+    ctx: ToolContext, rows: list[dict], use_model: bool, ids_by_name: dict[str, int]
+) -> tuple[dict[int, Assignment], dict]:
+    report: dict = {"used": False, "rows_sent": 0}
+    if not rows:
+        return {}, report
+    if not use_model:
+        report["note"] = f"{len(rows)} row(s) matched no rule or merchant; use_model was off"
+        return {}, report
+    if not ctx.model:
+        report["note"] = f"{len(rows)} row(s) matched no rule or merchant and no model is configured"
+        return {}, report
+    sent = rows[:MAX_MODEL_ROWS]
+    names = [row["name"] for row in ctx.ledger.categories()]
+    outcome = classify(ctx.model, sent, names)
+    report.update(used=True, rows_sent=len(sent), accepted=len(outcome.assigned), low_confidence=outcome.low_confidence)
+    if len(rows) > len(sent):
+        report["not_sent"] = len(rows) - len(sent)
+        report["note"] = f"only the first {MAX_MODEL_ROWS} rows go to the model per call; run again for the rest"
+    if outcome.problems:
+        report["problems"] = outcome.problems
+    assigned = {rid: (ids_by_name[name.casefold()], "model", conf) for rid, (name, conf) in outcome.assigned.items()}
+    return assigned, report
+
+
+def apply_plan(ctx: ToolContext, planned: dict[int, Assignment]) -> None:
+    """Write the plan in one transaction, one UPDATE per (category, source)."""
+    groups: dict[tuple[int, str], list[int]] = {}
+    for row_id, (category_id, source, _) in planned.items():
+        groups.setdefault((category_id, source), []).append(row_id)
+    with ctx.ledger.write():
+        for (category_id, source), ids in groups.items():
+            ctx.ledger.update_transactions(ids, category_id=category_id, category_source=source)
+
+
+@tool(
+    description="""
+    Assign categories to transactions automatically: the user's rules first, then rules learned
+    from the user's corrections, then a built-in table of well-known merchants, then (optionally)
+    the model for what is left, accepting only confident answers. Use it after an import or when
+    the user asks to categorise or clean up uncategorised transactions. Run with dry_run=true
+    first to show the plan when the user wants to review. It never overwrites a category the
+    user set by hand. To fix one transaction's category use update_transaction instead; to add a
+    standing rule use manage_rules.
+    """,
+    changes_data=True,
+)
+def categorize_transactions(
+    ctx: ToolContext,
+    start_date: Annotated[date | None, "first day to include; omit for all history"] = None,
+    end_date: Annotated[date | None, "last day to include (inclusive); omit for up to today"] = None,
+    account: Annotated[str | None, "only this account"] = None,
+    uncategorized_only: Annotated[bool, "true: only rows without a category; false: also redo automatic ones"] = True,
+    dry_run: Annotated[bool, "return the plan without writing anything"] = False,
+    use_model: Annotated[bool, "ask the model about rows no rule or merchant matched"] = True,
+    limit: Annotated[int | None, "how many example rows to show in the result"] = None,
+) -> dict:
+    shown = clamp_limit(limit)
+    account_row = resolve_account(ctx.ledger, account) if account else None
+    span = span_for(ctx, start_date, end_date)
+    rows = candidates(ctx, span, account_row["id"] if account_row else None, uncategorized_only)
+    planned, model_report = plan(ctx, rows, use_model)
+    current = {row["id"]: row["category_id"] for row in rows}
+    planned = {rid: a for rid, a in planned.items() if a[0] != current[rid]}
+    if not dry_run:
+        apply_plan(ctx, planned)
+    names = {row["id"]: row["name"] for row in ctx.ledger.categories()}
+    by_category = Counter(names[a[0]] for a in planned.values())
+    still_empty = sum(1 for row in rows if row["category_id"] is None and row["id"] not in planned)
+    currencies = sorted({row["currency"] for row in rows})
+    return {
+        "dry_run": dry_run,
+        "examined": len(rows),
+        "categorized": len(planned),  # with dry_run: how many would be
+        "by_source": {source: sum(1 for a in planned.values() if a[1] == source) for source in SOURCES},
+        "by_category": dict(by_category.most_common()),
+        "left_uncategorized": still_empty,
+        "model": model_report,
+        "sample": [_sample(row, planned[row["id"]], names) for row in rows if row["id"] in planned][:shown],
+        "covered": covered(span, len(rows), currencies, account=account_row["name"] if account_row else None,
+                           uncategorized_only=uncategorized_only),
+    }
+
+
+def span_for(ctx: ToolContext, start: date | None, end: date | None) -> Period:
+    """The given dates, defaulting to all of the ledger's history up to today."""
+    first = ctx.ledger.scalar("SELECT MIN(posted) FROM transactions")
+    return period(start or (date.fromisoformat(first) if first else ctx.today), end, ctx.today, default="all")
+
+
+def _sample(row: dict, assignment: Assignment, names: dict[int, str]) -> dict:
+    category_id, source, confidence = assignment
+    item = {
+        "id": row["id"], "date": row["posted"], "description": row["description"], "payee": row["payee"],
+        "amount": money(row["amount"], row["currency"]), "currency": row["currency"],
+        "category": names[category_id], "source": source,
+    }
+    if confidence is not None:
+        item["confidence"] = str(confidence)
+    return item

@@ -1,0 +1,107 @@
+"""A built-in table of well-known merchants and keywords, each mapped to a default category.
+
+It runs after the user's own and learned rules and before the model: a Netflix charge should not
+cost a model call. Keywords match whole words (case-insensitive) in the description or payee;
+longer keywords are tried first, so "uber eats" beats "uber" and "amazon prime video" beats
+"amazon". Some entries only apply to one direction of money: "interest" paid to you is income,
+an interest charge is a fee.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# (category, direction, keywords). direction: "out" (amount < 0), "in" (amount > 0) or "any".
+MERCHANTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("Streaming", "out", (
+        "netflix", "spotify", "hulu", "disney plus", "disneyplus", "disney+", "hbo max", "max.com", "youtube premium",
+        "youtubepremium", "amazon prime video", "prime video", "apple tv", "paramount+", "paramount plus", "peacock",
+        "deezer", "tidal", "audible", "crunchyroll", "dazn", "sky go", "now tv", "twitch",
+    )),
+    ("Software", "out", (
+        "adobe", "microsoft 365", "office 365", "dropbox", "github", "google storage", "google one", "icloud",
+        "1password", "lastpass", "notion", "openai", "chatgpt", "anthropic", "jetbrains", "zoom.us", "slack",
+        "canva", "evernote",
+    )),
+    ("Memberships", "out", ("amazon prime", "costco membership", "patreon", "substack")),
+    ("Coffee", "out", (
+        "starbucks", "dunkin", "peet's", "peets coffee", "blue bottle", "costa coffee", "caffe nero", "pret a manger",
+        "tim hortons", "philz",
+    )),
+    ("Dining", "out", (
+        "mcdonald's", "mcdonalds", "burger king", "wendy's", "chipotle", "subway", "taco bell", "kfc", "domino's",
+        "dominos", "pizza hut", "papa john's", "five guys", "shake shack", "panera", "chick-fil-a", "nando's",
+        "nandos", "wagamama", "greggs", "uber eats", "ubereats", "doordash", "grubhub", "deliveroo", "just eat",
+        "lieferando", "wolt", "restaurant",
+    )),
+    ("Groceries", "out", (
+        "whole foods", "wholefds", "trader joe's", "trader joe", "safeway", "kroger", "publix", "wegmans",
+        "albertsons", "h-e-b", "sprouts", "aldi", "lidl", "tesco", "sainsbury's", "sainsburys", "asda", "morrisons",
+        "waitrose", "co-op food", "rewe", "edeka", "netto", "penny markt", "kaufland", "carrefour", "auchan",
+        "leclerc", "intermarche", "albert heijn", "mercadona", "esselunga", "migros", "instacart",
+        "ocado", "food lion", "stop & shop", "giant eagle", "meijer",
+    )),
+    ("Fuel", "out", (
+        "shell", "chevron", "exxon", "exxonmobil", "mobil", "texaco", "bp", "arco", "valero", "sunoco",
+        "phillips 66", "marathon petro", "speedway", "circle k", "aral", "esso", "total energies", "totalenergies",
+        "jet tankstelle", "wawa",
+    )),
+    ("Rideshare", "out", ("uber", "lyft", "bolt.eu", "free now", "freenow", "cabify")),
+    ("Public Transit", "out", (
+        "deutsche bahn", "db vertrieb", "db fernverkehr", "bvg", "mvv", "hvv", "tfl", "transport for london",
+        "trainline", "national rail", "amtrak", "mta", "clipper", "ventra", "sncf", "ns reizigers",
+        "oyster", "septa",
+    )),
+    ("Parking", "out", ("parkmobile", "spothero", "ringgo", "easypark", "parking")),
+    ("Car Insurance", "out", ("geico", "progressive", "state farm", "allstate", "esurance")),
+    ("Shopping", "out", ("amazon", "amzn", "ebay", "etsy", "walmart", "target", "aliexpress", "temu", "shein", "zalando")),
+    ("Electronics", "out", ("best buy", "apple store", "media markt", "mediamarkt", "saturn", "currys", "newegg", "b&h photo")),
+    ("Clothing", "out", ("h&m", "zara", "uniqlo", "primark", "gap", "old navy", "nike", "adidas", "tj maxx", "marshalls", "nordstrom")),
+    ("Household", "out", ("ikea", "home depot", "lowe's", "lowes", "bed bath", "wayfair", "b&q", "dm drogerie", "rossmann", "bauhaus")),
+    ("Internet", "out", (
+        "comcast", "xfinity", "spectrum", "cox communications", "frontier", "verizon fios", "virgin media",
+        "bt broadband", "sky broadband", "vodafone kabel", "1&1", "telekom", "o2",
+    )),
+    ("Phone", "out", ("verizon wireless", "t-mobile", "tmobile", "at&t", "mint mobile", "vodafone", "ee limited", "three.co.uk", "giffgaff")),
+    ("Electricity", "out", (
+        "pg&e", "pacific gas", "con edison", "coned", "duke energy", "southern california edison", "national grid",
+        "octopus energy", "british gas", "edf energy", "e.on", "eon energie", "vattenfall", "stadtwerke",
+    )),
+    ("Water", "out", ("water utility", "thames water", "water dept", "wasserwerk")),
+    ("Rent", "out", ("rent payment", "apartments", "miete")),
+    ("Mortgage", "out", ("mortgage",)),
+    ("Pharmacy", "out", ("cvs", "walgreens", "rite aid", "boots", "apotheke", "pharmacy")),
+    ("Fitness", "out", ("planet fitness", "equinox", "peloton", "24 hour fitness", "la fitness", "puregym", "mcfit", "classpass", "strava")),
+    ("Flights", "out", (
+        "united airlines", "delta air", "american airlines", "southwest", "jetblue", "alaska air", "ryanair",
+        "easyjet", "lufthansa", "british airways", "air france", "klm", "eurowings",
+    )),
+    ("Hotels", "out", ("marriott", "hilton", "hyatt", "airbnb", "booking.com", "expedia", "holiday inn", "premier inn")),
+    ("Fees", "out", ("overdraft", "monthly service fee", "atm fee", "foreign transaction fee", "interest charge", "late fee")),
+    ("Charity", "out", ("red cross", "unicef", "oxfam", "wikimedia", "gofundme")),
+    ("Salary", "in", ("payroll", "salary", "direct dep", "gehalt", "lohn", "adp")),
+    ("Interest", "in", ("interest", "zinsen", "int paid")),
+    ("Refunds", "in", ("refund", "reversal", "erstattung")),
+)
+
+
+@lru_cache(maxsize=None)
+def _pattern(direction: str) -> tuple[re.Pattern[str], dict[str, str]]:
+    """One alternation per direction, longest keyword first, and keyword → category."""
+    table = {kw: category for category, where, keywords in MERCHANTS if where in (direction, "any") for kw in keywords}
+    alternation = "|".join(re.escape(kw) for kw in sorted(table, key=len, reverse=True))
+    return re.compile(rf"(?<![\w&+]){'(?:' + alternation + ')'}(?![\w&+])", re.IGNORECASE), table
+
+
+def merchant_category(description: str | None, payee: str | None, amount: int) -> str | None:
+    """The default category name for a row, or None when no known merchant or keyword appears."""
+    if amount == 0:
+        return None
+    pattern, table = _pattern("out" if amount < 0 else "in")
+    for text in (payee, description):
+        if text:
+            found = pattern.search(text)
+            if found:
+                return table[found.group(0).casefold()]
+    return None
