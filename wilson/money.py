@@ -84,6 +84,8 @@ def parse_amount(text: str, decimal_sep: str | None = None) -> Decimal:
     for _ in range(2):
         s = s.strip().strip(_SYMBOLS).strip()
         s = _CODE_RE.sub("", s).strip()
+        if not s:
+            raise AmountError(f"not an amount: {text!r}")
         if s[:1] in "+-":
             negative ^= s[0] == "-"
             s = s[1:]

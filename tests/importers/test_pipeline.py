@@ -272,3 +272,11 @@ def test_killed_import_process_leaves_ledger_whole(tmp_path: Path, wilson_home: 
     with Ledger() as ledger:
         assert ledger.scalar("SELECT COUNT(*) FROM transactions") in (0, 150_000)
         assert ledger.scalar("PRAGMA integrity_check") == "ok"
+
+
+def test_accounts_named_by_the_file_get_a_fitting_type(fixture_path) -> None:  # type: ignore[no-untyped-def]
+    with Ledger() as ledger:
+        summary = import_file(ledger, fixture_path("csv2ofx/mint_extra.csv"))
+        assert sorted(summary.accounts) == ["Checking", "Savings"]
+        types = {a["name"]: a["type"] for a in ledger.accounts()}
+        assert types == {"Checking": "checking", "Savings": "savings"}

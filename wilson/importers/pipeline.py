@@ -7,6 +7,7 @@ interrupted import leaves the ledger exactly as it was.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -155,16 +156,30 @@ def _resolve_accounts(ledger: Ledger, result: ParseResult, named: str | None, so
 
 
 def _account_for(ledger: Ledger, parsed: ParsedAccount, named: str | None, source: str) -> dict:
-    if named:
-        return ledger.account(named) or ledger.create_account(
-            named, parsed.type, parsed.currency, parsed.institution, parsed.number
-        )
-    if parsed.number:
+    if not named and parsed.number:
         found = ledger.account_by_number(parsed.number)
         if found:
             return found
-    name = parsed.name or _name_from_number(parsed) or Path(source).stem
-    return ledger.account(name) or ledger.create_account(name, parsed.type, parsed.currency, parsed.institution, parsed.number)
+    name = named or parsed.name or _name_from_number(parsed) or Path(source).stem
+    return ledger.account(name) or ledger.create_account(
+        name, _type_for(parsed, name), parsed.currency, parsed.institution, parsed.number
+    )
+
+
+_TYPE_WORDS = (
+    ("savings", re.compile(r"sav(ings?|er)|spar|tagesgeld|épargne|livret|pocket", re.I)),
+    ("credit_card", re.compile(r"credit|card|visa|master ?card|amex|kreditkarte", re.I)),
+    ("loan", re.compile(r"loan|mortgage|kredit\b|darlehen", re.I)),
+    ("investment", re.compile(r"brokerage|invest|401k|\bira\b|depot|isa\b", re.I)),
+    ("cash", re.compile(r"\bcash\b|wallet|bargeld", re.I)),
+)
+
+
+def _type_for(parsed: ParsedAccount, name: str) -> str:
+    """A file that only names its accounts ("Savings", "Visa") still gets the right account type."""
+    if parsed.type != "checking" or re.search(r"check|giro|current", name, re.I):
+        return parsed.type
+    return next((kind for kind, words in _TYPE_WORDS if words.search(name)), parsed.type)
 
 
 def _name_from_number(parsed: ParsedAccount) -> str | None:
