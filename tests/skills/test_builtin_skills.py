@@ -16,9 +16,13 @@ TOOLS = {
     "detect_anomalies", "list_recurring", "account_balances", "update_balance", "cash_flow",
     "affordability_check", "remember", "recall", "forget", "export_transactions", "use_skill",
 }
-# Identifiers a playbook may put in backticks that are not tools: shared argument names, the
-# `note` of `remember`, the `file` of `use_skill`, and the `covered` block every result carries.
-NOT_TOOLS = {"start_date", "end_date", "account", "category", "query", "amount", "limit", "note", "file", "covered"}
+# Identifiers a playbook may put in backticks that are not tools: tool argument names, and the
+# `covered` block every result carries.
+ARGUMENTS = {
+    "start_date", "end_date", "account", "category", "query", "amount", "limit",
+    "note", "kind", "file", "path", "dry_run", "ids",
+}
+NOT_TOOLS = ARGUMENTS | {"covered"}
 REQUIRED = {
     "import-and-categorize", "monthly-review", "month-end-close", "subscription-audit", "budget-setup",
     "spending-review", "duplicate-and-anomaly-check", "affordability", "emergency-fund", "debt-payoff",
@@ -68,6 +72,16 @@ def test_every_tool_named_in_the_body_and_linked_files_exists(folder: Path) -> N
         )
     body_tools = set(backticked_identifiers(skill.body)) & TOOLS
     assert set(skill.tools) <= body_tools, f"frontmatter lists tools the body never uses: {set(skill.tools) - body_tools}"
+
+
+def test_every_argument_name_the_playbooks_use_is_a_real_tool_parameter() -> None:
+    from wilson.tools import load_tools
+
+    registered = load_tools()
+    if not TOOLS <= set(registered):
+        pytest.skip(f"tools not written yet: {', '.join(sorted(TOOLS - set(registered)))}")
+    parameters = {p for found in registered.values() for p in found.parameters["properties"]}
+    assert ARGUMENTS <= parameters, sorted(ARGUMENTS - parameters)
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)
