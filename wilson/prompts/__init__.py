@@ -1,0 +1,1 @@
+"""Prompts: the system prompt Wilson assembles for every run (`wilson.prompts.system`)."""
