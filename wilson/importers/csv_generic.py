@@ -109,6 +109,7 @@ _DECISIVE = re.compile(r"[.,]\d{1,2}(?!\d)|\d[.,]\d{3}[.,]")
 _CURRENCY_IN_TEXT = re.compile(r"(?<![A-Z])([A-Z]{3})(?![A-Z])")
 _SYMBOL_CURRENCY = (("€", "EUR"), ("£", "GBP"), ("CHF", "CHF"), ("EUR", "EUR"), ("GBP", "GBP"), ("¥", "JPY"))
 _PARENTHETICAL = re.compile(r"\(([^)]*)\)")
+_AMOUNT_ROLES = ("amount", "debit", "credit", "balance", "fee", "original_amount")
 _PLAIN = {
     ".": re.compile(r"(-?)(\d{1,15})(?:\.(\d{1,6}))?"),
     ",": re.compile(r"(-?)(\d{1,15})(?:,(\d{1,6}))?"),
@@ -152,8 +153,16 @@ def classify(header: str) -> tuple[str, int, bool] | None:
 
 def read_rows(text: str, delimiter: str) -> tuple[list[tuple[int, list[str]]], list[RowError]]:
     """(line, cells) for every physical record, blank ones included, with the line it starts on."""
-    rows: list[tuple[int, list[str]]] = []
     errors: list[RowError] = []
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        records = list(reader)
+    except csv.Error:
+        records = None
+    if records is not None and len(records) == text.count("\n") + (not text.endswith("\n")):
+        # One record per line (no quoted line breaks): line numbers are positions.
+        return list(zip(range(1, len(records) + 1), records)), errors
+    rows: list[tuple[int, list[str]]] = []
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     start = 1
     try:
@@ -352,17 +361,13 @@ class _Conversion:
         self.check_sizes = len(text) > MAX_ROW_CHARS
 
     def _data_rows(self, rows: list[tuple[int, list[str]]]) -> list[tuple[int, list[str]]]:
-        """Rows minus blank lines and copies of the header (some banks repeat it at the end)."""
+        """Rows minus empty lines and copies of the header (some banks repeat it at the end)."""
         header = [c.strip() for c in self.header]
-        first = header[0] if header else None
-        kept = []
-        for line, cells in rows:
-            if not "".join(cells).strip():
-                continue
-            if first is not None and cells[0].strip() == first and [c.strip() for c in cells[: len(header)]] == header:
-                continue
-            kept.append((line, cells))
-        return kept
+        first = self.header[0] if self.header else None
+        return [
+            (line, cells) for line, cells in rows
+            if any(cells) and not (cells[0] == first and [c.strip() for c in cells[: len(header)]] == header)
+        ]
 
     # -- per-column decisions ------------------------------------------------------------------
 
@@ -432,10 +437,11 @@ class _Conversion:
     # -- the row loop ----------------------------------------------------------------------------
 
     def run(self) -> ParseResult:
+        """The row loop. Hot: 100k rows must convert in a fraction of a second, so the common
+        path (one text column, plain `-12.34` amounts, a cached date) does as little as it can."""
         options, layout, single = self.options, self.layout, self.layout.single
         european = layout.european or self.delimiter == ";"
-        amount_cols = {r: single.get(r) for r in ("amount", "debit", "credit", "balance", "fee", "original_amount")}
-        seps = {r: self._separator(i, european) for r, i in amount_cols.items() if i is not None}
+        seps = {r: self._separator(i, european) for r, i in single.items() if r in _AMOUNT_ROLES}
         day_first = options.day_first
         if day_first is None:
             day_first = european or seps.get("amount", seps.get("debit")) == ","
@@ -448,20 +454,21 @@ class _Conversion:
 
         result = ParseResult(options.format, [], [], self.errors)
         accounts: dict[str, list[str]] = {}
-        txs = result.transactions
-        errors = result.errors
+        txs, errors = result.transactions, result.errors
         status_cache: dict[str, str] = {}
         cur_i, acct_i = single.get("currency"), single.get("account")
         amount_i, debit_i, credit_i, fee_i = single.get("amount"), single.get("debit"), single.get("credit"), single.get("fee")
         balance_i, cat_i, sub_i = single.get("balance"), single.get("category"), single.get("subcategory")
-        status_i, notes_i, kind_i = single.get("status"), single.get("notes"), single.get("kind")
-        orig_i, orig_cur_i = single.get("original_amount"), single.get("original_currency")
-        negate = options.negate
-        width = self.width
-        check_sizes = self.check_sizes
-
-        def column_name(index: int | None) -> str | None:
-            return names[index] if index is not None and index < len(names) and names[index] else None
+        status_i, orig_i, orig_cur_i = single.get("status"), single.get("original_amount"), single.get("original_currency")
+        note_cols = [i for i in (single.get("kind"), single.get("notes")) if i is not None and i != direction]
+        money_cols = [i for i in (amount_i, debit_i, credit_i) if i is not None]
+        amount_name = _name(names, money_cols[0] if money_cols else None)
+        negate, width, check_sizes = options.negate, self.width, self.check_sizes
+        exp = exponent(currency)
+        first_date, first_dates = date_cols[0] if date_cols else (0, None), date_cols[1:]
+        date_i, date_cache = first_date[0], first_date[1].cache if first_date[1] else {}
+        one_text = texts[0] if len(texts) == 1 else None
+        amount_sep, balance_sep = seps.get("amount", "."), seps.get("balance", ".")
 
         for line, cells in self.rows:
             if len(cells) < width:
@@ -472,127 +479,111 @@ class _Conversion:
             if check_sizes and sum(map(len, cells)) > MAX_ROW_CHARS:
                 errors.append(RowError(line, "row is longer than 64 KB"))
                 continue
-            parts = []
-            for i in texts:
-                part = cells[i]
-                if part:
-                    part = " ".join(part.split())
-                    if part and not any(part in p for p in parts):
-                        parts.append(part)
-            description = " ".join(parts)
+            if one_text is not None:
+                description = " ".join(cells[one_text].split())
+            else:
+                description = _join_text(cells, texts)
             if len(description) > MAX_DESCRIPTION_CHARS:
-                errors.append(RowError(line, "description is longer than 4 KB", column_name(texts[0])))
+                errors.append(RowError(line, "description is longer than 4 KB", _name(names, texts[0])))
                 continue
 
-            raw_date, posted, date_index = "", None, None
-            for date_index, column in date_cols:
-                raw_date = cells[date_index].strip()
-                if raw_date:
-                    posted = column.parse(raw_date)
-                    break
             status = "booked"
-            if status_i is not None and cells[status_i].strip():
-                value = cells[status_i].strip()
-                status = status_cache.get(value) or status_cache.setdefault(
-                    value, "pending" if _PENDING.search(value) else "reverted" if _REVERTED.search(value) else "booked"
-                )
-            if status == "reverted":
-                result.skipped_reverted += 1
-                continue
-            amount_cells = [cells[i].strip() for i in (amount_i, debit_i, credit_i) if i is not None]
-            if not raw_date:
-                if status == "pending":
-                    result.skipped_pending += 1
+            if status_i is not None:
+                value = cells[status_i]
+                status = status_cache.get(value) or status_cache.setdefault(value, _status(value))
+                if status == "reverted":
+                    result.skipped_reverted += 1
                     continue
-                if not any(amount_cells) and description and txs:
-                    txs[-1].description = f"{txs[-1].description} {description}"  # a wrapped row (OCBC)
-                    continue
-                errors.append(RowError(line, "no date", column_name(layout.dates[0] if layout.dates else None)))
-                continue
+
+            raw_date = cells[date_i]
+            posted = date_cache.get(raw_date)
             if posted is None:
-                if _PENDING.search(raw_date):
-                    result.skipped_pending += 1
+                raw_date, posted, column = _find_date(cells, date_cols)
+                if not raw_date:
+                    if status == "pending":
+                        result.skipped_pending += 1
+                    elif not any(cells[i].strip() for i in money_cols):
+                        if description and txs:
+                            txs[-1].description = f"{txs[-1].description} {description}"  # a wrapped row (OCBC)
+                        elif description:
+                            errors.append(RowError(line, "no date", _name(names, date_i)))
+                    else:
+                        errors.append(RowError(line, "no date", _name(names, date_i)))
                     continue
-                errors.append(RowError(line, f"cannot read the date {raw_date!r}", column_name(date_index)))
-                continue
+                if posted is None:
+                    if _PENDING.search(raw_date):
+                        result.skipped_pending += 1
+                    else:
+                        errors.append(RowError(line, f"cannot read the date {raw_date!r}", _name(names, column)))
+                    continue
             if _SUMMARY.match(description):
                 continue
 
-            row_currency = cells[cur_i].strip().upper() or None if cur_i is not None else None
+            row_currency = (cells[cur_i].strip().upper() or None) if cur_i is not None else None
             money_currency = row_currency or currency
+            row_exp = exp if row_currency is None else exponent(row_currency)
             try:
-                amount = self._amount(cells, amount_i, debit_i, credit_i, seps, money_currency)
-                if amount is None:
-                    errors.append(RowError(line, "no amount", column_name(amount_i if amount_i is not None else debit_i)))
-                    continue
+                if amount_i is not None and cells[amount_i]:
+                    amount = _minor(cells[amount_i], amount_sep, row_exp, money_currency)
+                else:
+                    amount = self._split_amount(cells, debit_i, credit_i, seps, row_exp, money_currency)
+                    if amount is None:
+                        errors.append(RowError(line, "no amount", amount_name))
+                        continue
                 if direction is not None:
-                    sign = _DIRECTION_WORDS.get(cells[direction].strip().lower())
+                    flag = cells[direction].strip()
+                    sign = _DIRECTION_WORDS.get(flag.lower())
                     if sign is not None:
                         amount = abs(amount) * sign
-                    elif not cells[direction].strip():
+                    elif not flag:
                         amount = -abs(amount)  # only credits are marked (CR); the rest are charges
                 if fee_i is not None and cells[fee_i].strip():
-                    amount -= abs(_minor(cells[fee_i].strip(), seps["fee"], money_currency))
+                    amount -= abs(_minor(cells[fee_i], seps["fee"], row_exp, money_currency))
                 if negate:
                     amount = -amount
             except AmountError as exc:
-                errors.append(RowError(line, str(exc), column_name(amount_i if amount_i is not None else debit_i)))
+                errors.append(RowError(line, str(exc), amount_name))
                 continue
 
             tx = ParsedTransaction(posted, amount, description, row_currency, line)
+            txs.append(tx)
             if status == "pending":
                 tx.pending = True
-            if balance_i is not None:
-                raw = cells[balance_i].strip()
-                if raw:
-                    try:
-                        tx.balance = _minor(raw, seps["balance"], money_currency)
-                    except AmountError:
-                        pass  # a balance is a cross-check, never a reason to lose the row
+            if balance_i is not None and cells[balance_i]:
+                try:
+                    tx.balance = _minor(cells[balance_i], balance_sep, row_exp, money_currency)
+                except AmountError:
+                    pass  # a balance is a cross-check, never a reason to lose the row
             if bank_id is not None:
                 tx.bank_id = cells[bank_id].strip().strip("'") or None
             if cat_i is not None:
                 category = cells[cat_i].strip()
                 sub = cells[sub_i].strip() if sub_i is not None else ""
                 tx.category = (f"{category}:{sub}" if sub and sub != category else category) or None
-            notes = [" ".join(cells[i].split()) for i in (kind_i, notes_i) if i is not None and i != direction and cells[i].strip()]
-            if notes:
-                tx.notes = "; ".join(notes)
+            if note_cols:
+                notes = [" ".join(cells[i].split()) for i in note_cols if cells[i].strip()]
+                tx.notes = "; ".join(notes) or None
             if orig_i is not None and cells[orig_i].strip():
-                self._original(tx, cells[orig_i].strip(), cells[orig_cur_i].strip() if orig_cur_i is not None else "", seps["original_amount"])
+                _original(tx, cells[orig_i].strip(), cells[orig_cur_i].strip() if orig_cur_i is not None else "", seps["original_amount"])
             if acct_i is not None:
                 key = cells[acct_i].strip() or "default"
                 tx.account_key = key
-                accounts.setdefault(key, []).append(row_currency or currency)
-            txs.append(tx)
+                accounts.setdefault(key, []).append(money_currency)
 
         result.accounts = self._accounts(accounts, currency)
         return result
 
     @staticmethod
-    def _amount(cells, amount_i, debit_i, credit_i, seps, currency) -> int | None:
-        if amount_i is not None and cells[amount_i].strip():
-            return _minor(cells[amount_i].strip(), seps["amount"], currency)
+    def _split_amount(cells, debit_i, credit_i, seps, exp, currency) -> int | None:
+        """Debit/credit columns: a debit is an outflow whether or not the bank signed it."""
         debit = cells[debit_i].strip() if debit_i is not None else ""
         credit = cells[credit_i].strip() if credit_i is not None else ""
         if not debit and not credit:
             return None
-        total = _minor(credit, seps["credit"], currency) if credit else 0
+        total = _minor(credit, seps["credit"], exp, currency) if credit else 0
         if debit:
-            total -= abs(_minor(debit, seps["debit"], currency))
+            total -= abs(_minor(debit, seps["debit"], exp, currency))
         return total
-
-    @staticmethod
-    def _original(tx: ParsedTransaction, raw: str, raw_currency: str, sep: str) -> None:
-        """Foreign-currency amount: the cell may carry its code (`12.50 USD`); sign follows the row."""
-        found = _CURRENCY_IN_TEXT.search(raw_currency.upper()) or _CURRENCY_IN_TEXT.search(raw)
-        code = found.group(1) if found else None
-        try:
-            value = abs(_minor(raw, sep, code))
-        except AmountError:
-            return
-        tx.original_amount = -value if tx.amount < 0 else value
-        tx.original_currency = code
 
     def _accounts(self, seen: dict[str, list[str]], currency: str) -> list[ParsedAccount]:
         info = self.options.account
@@ -617,16 +608,60 @@ class _Conversion:
         return None
 
 
-def _minor(text: str, sep: str, currency: str | None) -> int:
-    """Minor units; the regex fast path covers the plain `-1234.56` most rows are."""
+def _minor(text: str, sep: str, exp: int, currency: str | None) -> int:
+    """Minor units. Most cells are a plain `-1234.56`, read with one int() and no regex."""
+    if exp == 2 and len(text) > 3 and text[-3] == sep and "_" not in text:
+        try:
+            return int(text[:-3] + text[-2:])
+        except ValueError:
+            pass
+    text = text.strip()
     match = _PLAIN[sep].fullmatch(text)
     if match:
         sign, whole, frac = match.groups()
-        exp = exponent(currency)
         if frac is None or len(frac) <= exp:
             value = int(whole) * 10**exp + (int(frac.ljust(exp, "0")) if frac else 0)
             return -value if sign else value
     return to_minor(parse_amount(text, sep), currency)
+
+
+def _name(names: list[str], index: int | None) -> str | None:
+    return names[index] if index is not None and index < len(names) and names[index] else None
+
+
+def _join_text(cells: list[str], texts: list[int]) -> str:
+    """Several text columns as one description, skipping a part an earlier one already holds."""
+    parts: list[str] = []
+    for i in texts:
+        part = " ".join(cells[i].split())
+        if part and not any(part in p for p in parts):
+            parts.append(part)
+    return " ".join(parts)
+
+
+def _find_date(cells: list[str], date_cols: list[tuple[int, DateColumn]]) -> tuple[str, object, int | None]:
+    """(raw, date or None, column) from the first date column that has a value in this row."""
+    for index, column in date_cols:
+        raw = cells[index]
+        if raw.strip():
+            return raw.strip(), column.parse(raw), index
+    return "", None, date_cols[0][0] if date_cols else None
+
+
+def _status(value: str) -> str:
+    return "pending" if _PENDING.search(value) else "reverted" if _REVERTED.search(value) else "booked"
+
+
+def _original(tx: ParsedTransaction, raw: str, raw_currency: str, sep: str) -> None:
+    """Foreign-currency amount: the cell may carry its code (`12.50 USD`); the sign follows the row."""
+    found = _CURRENCY_IN_TEXT.search(raw_currency.upper()) or _CURRENCY_IN_TEXT.search(raw)
+    code = found.group(1) if found else None
+    try:
+        value = abs(_minor(raw, sep, exponent(code), code))
+    except AmountError:
+        return
+    tx.original_amount = -value if tx.amount < 0 else value
+    tx.original_currency = code
 
 
 # ------------------------------------------------------------------------------------ the format

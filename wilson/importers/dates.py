@@ -89,17 +89,18 @@ _DOTTED = re.compile(r"\d{1,2}\.\d{1,2}\.")
 
 @dataclass
 class DateColumn:
-    """The format chosen for a column, with a per-string cache for the rows."""
+    """The format chosen for a column, with a cache keyed by the raw cell (callers may read it
+    directly in a hot loop)."""
 
     format: DateFormat | None
-    _cache: dict[str, date | None] = field(default_factory=dict)
+    cache: dict[str, date | None] = field(default_factory=dict)
 
     def parse(self, text: str) -> date | None:
         try:
-            return self._cache[text]
+            return self.cache[text]
         except KeyError:
             value = self.format.parse(text.strip()) if self.format else None
-            self._cache[text] = value
+            self.cache[text] = value
             return value
 
 

@@ -1,0 +1,181 @@
+"""Named bank dialects: detection beats the generic mapper, and every row comes out exact."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from wilson.importers import csv_banks, csv_generic
+from wilson.importers.formats import choose_format, read_text
+from wilson.importers.model import ParseResult
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+
+
+def parse(name: str, expected_format: str) -> ParseResult:
+    path = FIXTURES / name
+    text = read_text(path)
+    fmt = choose_format(text, str(path))
+    assert fmt.name == expected_format
+    result = fmt.parse(text, str(path))
+    assert result.format == expected_format
+    assert result.errors == []
+    return result
+
+
+@pytest.mark.parametrize(
+    ("name", "dialect"),
+    [
+        ("written/chase_checking.csv", "chase_checking"),
+        ("written/chase_credit.csv", "chase_credit"),
+        ("written/amex.csv", "amex"),
+        ("written/bofa_checking.csv", "bofa_checking"),
+        ("written/bofa_credit.csv", "bofa_credit"),
+        ("csv2ofx/capitalone.csv", "capital_one"),
+        ("written/wells_fargo.csv", "wells_fargo"),
+        ("written/discover.csv", "discover"),
+        ("csv2ofx/schwab-checking.csv", "schwab_checking"),
+        ("written/revolut.csv", "revolut"),
+    ],
+)
+def test_dialect_outscores_generic(name: str, dialect: str) -> None:
+    text = read_text(FIXTURES / name)
+    scores = {fmt.name: fmt.detect(text) for fmt in csv_banks.FORMATS + csv_generic.FORMATS}
+    assert scores[dialect] == max(scores.values())
+    assert scores["generic_csv"] < scores[dialect]
+    assert sorted(scores.values())[-2] < scores[dialect]
+
+
+def test_chase_checking() -> None:
+    result = parse("written/chase_checking.csv", "chase_checking")
+    txs = result.transactions
+    assert len(txs) == 6
+    assert [t.amount for t in txs] == [-575, 15000, -12000, 250000, -125000, -8999]
+    assert [t.balance for t in txs] == [311850, 312425, 297425, 309425, 59425, 184425]
+    assert txs[0].posted == date(2025, 1, 31)
+    assert txs[0].line == 2
+    assert txs[0].description == "STARBUCKS STORE 12345 SEATTLE WA 01/30"
+    assert txs[0].payee is None
+    assert txs[2].notes == "CHECK_PAID; 1042"
+    (account,) = result.accounts
+    assert (account.key, account.name, account.type, account.institution, account.currency) == (
+        "default", "Chase Checking", "checking", "Chase", "USD",
+    )
+
+
+def test_chase_credit_uses_post_date_and_keeps_signs() -> None:
+    result = parse("written/chase_credit.csv", "chase_credit")
+    txs = result.transactions
+    assert [t.amount for t in txs] == [-4299, 50000, 1599, -2310, -123456]
+    assert txs[0].posted == date(2025, 1, 29)  # Post Date, not Transaction Date
+    assert txs[4].posted == date(2025, 1, 2)
+    assert txs[4].description == "WHOLEFDS MKT #10234, AUSTIN"
+    assert txs[0].category == "Shopping"
+    assert txs[1].category is None
+    assert txs[3].notes == "Sale; Airport ride"
+    assert result.accounts[0].type == "credit_card"
+    assert result.accounts[0].name == "Chase Card"
+
+
+def test_amex_negates_charges_and_reads_multiline_fields() -> None:
+    result = parse("written/amex.csv", "amex")
+    txs = result.transactions
+    assert len(txs) == 4
+    assert [t.amount for t in txs] == [-3456, 120000, -102430, 1999]
+    assert [t.line for t in txs] == [2, 6, 7, 12]  # each row starts where its first field does
+    assert txs[0].bank_id == "320250160123456789"
+    assert txs[0].category == "Restaurant-Restaurant"
+    assert txs[0].notes == "4MWHS7UQ help.uber.com help.uber.com CA"
+    assert txs[2].description == "DELTA AIR LINES"
+    assert txs[2].posted == date(2025, 1, 10)
+    account = result.accounts[0]
+    assert (account.name, account.type, account.institution) == ("Amex", "credit_card", "American Express")
+
+
+def test_bofa_checking_skips_summary_block_and_balance_row() -> None:
+    result = parse("written/bofa_checking.csv", "bofa_checking")
+    txs = result.transactions
+    assert len(txs) == 3
+    assert [t.line for t in txs] == [9, 10, 11]
+    assert [t.amount for t in txs] == [300000, -8745, -120000]
+    assert [t.balance for t in txs] == [423456, 414711, 294711]
+    assert txs[1].description == "KROGER #1234 01/04 PURCHASE HOUSTON TX"
+
+
+def test_bofa_credit_reference_is_bank_id() -> None:
+    result = parse("written/bofa_credit.csv", "bofa_credit")
+    txs = result.transactions
+    assert [t.amount for t in txs] == [-4520, 80000, -1549]
+    assert txs[0].bank_id == "24692165027100012345678"
+    assert txs[0].description == "SHELL OIL 57444416804 HOUSTON TX"
+    assert result.accounts[0].type == "credit_card"
+
+
+def test_capital_one_debit_credit_columns() -> None:
+    result = parse("csv2ofx/capitalone.csv", "capital_one")
+    txs = result.transactions
+    assert [(t.posted, t.amount, t.category) for t in txs] == [
+        (date(2016, 1, 2), -100000, "Other Travel"),
+        (date(2016, 1, 2), 100000, "Payment/Credit"),
+    ]
+    assert txs[1].description == "CAPITAL ONE AUTOPAY PYMT"
+    assert result.accounts[0].name == "Capital One Card"
+    assert result.accounts[0].type == "credit_card"
+
+
+def test_wells_fargo_has_no_header() -> None:
+    result = parse("written/wells_fargo.csv", "wells_fargo")
+    txs = result.transactions
+    assert [t.line for t in txs] == [1, 2, 3, 4]
+    assert [t.amount for t in txs] == [-4567, 250000, -120000, -1234]
+    assert txs[2].notes == "1043"
+    assert txs[3].posted == date(2025, 1, 2)
+    assert txs[3].description == "MONTHLY SERVICE FEE"
+
+
+def test_discover_negates_charges() -> None:
+    result = parse("written/discover.csv", "discover")
+    txs = result.transactions
+    assert [t.amount for t in txs] == [-5432, 30000, -1199, 1000]
+    assert txs[2].posted == date(2025, 1, 13)
+    assert txs[1].category == "Payments and Credits"
+
+
+def test_schwab_split_columns_dollars_and_thousands() -> None:
+    result = parse("csv2ofx/schwab-checking.csv", "schwab_checking")
+    txs = result.transactions
+    assert [t.amount for t in txs] == [2000, -10300, -7500, -5727]
+    assert [t.balance for t in txs] == [87847, 85847, 96147, 103647]
+    assert txs[0].posted == date(2022, 8, 17)
+    assert txs[3].description == "PAYPAL INST XFER 220803~ Tran: ACHDW"
+    assert not any(t.pending for t in txs)
+
+
+def test_revolut_pending_reverted_fee_and_products() -> None:
+    result = parse("written/revolut.csv", "revolut")
+    txs = result.transactions
+    assert result.skipped_reverted == 2  # REVERTED and DECLINED never booked
+    assert [t.description for t in txs] == [
+        "Top-Up by *1234", "Lidl", "Exchanged to USD", "Starbucks", "Hotel Hold", "To EUR Savings",
+    ]
+    assert [t.amount for t in txs] == [50000, -2345, -10050, -410, 0, 5000]  # the 0.50 fee is an outflow
+    assert [t.pending for t in txs] == [False, False, False, True, True, False]
+    assert txs[1].posted == date(2022, 1, 4)  # completed, not started
+    assert txs[3].posted == date(2022, 1, 8)  # pending: the started date
+    assert txs[3].balance is None
+    assert all(t.currency == "EUR" for t in txs)
+    assert [a.name for a in result.accounts] == ["Revolut Current", "Revolut Savings"]
+    assert [t.account_key for t in txs] == ["Current"] * 5 + ["Savings"]
+    assert {a.currency for a in result.accounts} == {"EUR"}
+
+
+def test_dialect_parse_never_raises_on_a_truncated_file() -> None:
+    text = read_text(FIXTURES / "written/amex.csv")
+    cut = text[: text.index("Travel-Airline") - 120]  # inside the quoted address of row 3
+    result = csv_banks.FORMATS[2].parse(cut, "cut.csv")
+    assert [t.amount for t in result.transactions] == [-3456, 120000]
+    assert len(result.errors) == 1
+    assert result.errors[0].line == 7
+    assert "quoted field" in result.errors[0].message
