@@ -1,0 +1,258 @@
+"""export_transactions and `wilson export`: CSV, JSON, Beancount and Ledger/hledger journals.
+
+The journals are loaded by the real tools (bean-check; hledger when it is installed; CI installs it
+with `apt-get install -y hledger`) and their balances compared with sums computed from the ledger.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import subprocess
+from collections import defaultdict
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tests.tools.books import Books
+from wilson.cli import main
+from wilson.money import to_decimal
+from wilson.tools import REGISTRY
+from wilson.tools.export import export
+from wilson.tools.journal import commodity, component
+
+NASTY = 'ZÜRICH "CAFÉ"; | (x) \\ ; DROP TABLE transactions; --\nsecond line'
+
+
+@pytest.fixture
+def books(tmp_path) -> Books:
+    b = Books(tmp_path / "w.db")
+    b.account("Checking")
+    b.account("Visa", "credit_card")
+    b.account("Savings", "savings")
+    b.account("Euro Konto", "checking", "EUR")
+    b.account("Yen", "checking", "JPY")
+    b.account("Dinar", "checking", "KWD")
+    b.account("Visa!", "credit_card")  # sanitises like "Visa": must stay a separate journal account
+    b.add("Checking", "2025-04-30", "1000.00", "OPENING DEPOSIT")
+    b.add("Checking", "2025-05-01", "2500.00", "ACME PAYROLL", payee="Acme", category="Salary")
+    b.add("Checking", "2025-05-02", "-15.99", "NETFLIX.COM", payee="Netflix", category="Streaming", notes="family plan")
+    b.add("Checking", "2025-05-03", "25.00", "REFUND AMAZON", payee="Amazon", category="Shopping")
+    b.add("Checking", "2025-05-04", "-42.00", NASTY, payee=NASTY)
+    b.add("Checking", "2025-05-05", "-9.99", "PENDING THING", pending=True)
+    costco = b.add("Checking", "2025-05-06", "-100.00", "COSTCO", payee="Costco", category="Groceries")
+    b.split(costco, "-60.00", "Groceries")
+    b.split(costco, "-30.00", "Household", "towels")
+    b.transfer("Checking", "Visa", "2025-05-07", "300.00", "CARD PAYMENT")
+    b.transfer("Checking", "Savings", "2025-05-08", "200.00")
+    b.add("Visa", "2025-05-09", "-80.00", "SHELL OIL", payee="Shell", category="Fuel")
+    b.add("Visa!", "2025-05-09", "-1.00", "FEE", category="Fees")
+    b.add("Euro Konto", "2025-05-10", "-12.30", "REWE", payee="Rewe", category="Groceries")
+    b.add("Euro Konto", "2025-05-10", "7.25", "ZINSEN", payee="Bank", category="Interest")
+    b.add("Yen", "2025-05-11", "-1500", "TOKYO SHOP")
+    b.add("Dinar", "2025-05-12", "-1.250", "KUWAIT SHOP")
+    b.add("Checking", "2025-05-13", "-5.00", "CUSTOM CAT", category=b.ledger.category("Streaming")["name"])
+    return b
+
+
+def _posted_sums(books: Books, start: str | None = None) -> dict[tuple[str, str], Decimal]:
+    """Independent expectation: each own account's posted total per currency."""
+    sums: dict[tuple[str, str], Decimal] = defaultdict(Decimal)
+    for name, currency, amount in books.ledger.conn.execute(
+        "SELECT a.name, t.currency, t.amount FROM transactions t JOIN accounts a ON a.id = t.account_id WHERE t.pending = 0"
+    ):
+        sums[(name, currency)] += to_decimal(amount, currency)
+    return dict(sums)
+
+
+def _write(books: Books, tmp_path: Path, fmt: str, **args) -> Path:
+    path = tmp_path / f"out.{fmt}"
+    result = books.run("export_transactions", format=fmt, path=str(path), **args)
+    assert "error" not in result, result
+    return path
+
+
+def test_csv_matches_the_ledger(books, tmp_path):
+    path = _write(books, tmp_path, "csv")
+    rows = list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
+    assert {"date", "description", "amount", "category", "account", "payee", "currency", "notes", "id"} <= set(rows[0])
+    assert len(rows) == books.ledger.scalar("SELECT COUNT(*) FROM transactions WHERE pending = 0")
+    assert "PENDING THING" not in {r["description"] for r in rows}
+    by_description = {r["description"]: r for r in rows}
+    assert by_description["NETFLIX.COM"]["amount"] == "-15.99" and by_description["NETFLIX.COM"]["date"] == "2025-05-02"
+    assert by_description["NETFLIX.COM"]["notes"] == "family plan"
+    assert by_description["TOKYO SHOP"]["amount"] == "-1500" and by_description["KUWAIT SHOP"]["amount"] == "-1.250"
+    assert by_description["REFUND AMAZON"]["amount"] == "25.00" and by_description["REFUND AMAZON"]["category"] == "Shopping"
+    assert by_description[NASTY]["payee"] == NASTY
+    totals: dict[tuple[str, str], Decimal] = defaultdict(Decimal)
+    for r in rows:
+        totals[(r["account"], r["currency"])] += Decimal(r["amount"])
+    assert totals == _posted_sums(books)
+
+
+def test_json_carries_splits_and_transfers(books, tmp_path):
+    data = json.loads(_write(books, tmp_path, "json").read_text(encoding="utf-8"))
+    assert data["covered"]["transactions"] == len(data["transactions"])
+    costco = next(t for t in data["transactions"] if t["description"] == "COSTCO")
+    assert costco["splits"] == [{"amount": "-60.00", "category": "Groceries", "memo": None},
+                                {"amount": "-30.00", "category": "Household", "memo": "towels"}]
+    assert costco["category_path"] == "Food:Groceries"
+    legs = [t for t in data["transactions"] if t["description"].startswith("CARD PAYMENT")]
+    assert {t["id"] for t in legs} == {t["transfer_id"] for t in legs}
+
+
+def _beancount_balances(path: Path) -> tuple[dict, list]:
+    from beancount import loader
+    from beancount.core import data
+
+    entries, errors, _ = loader.load_file(str(path))
+    balances: dict[tuple[str, str], Decimal] = defaultdict(Decimal)
+    for entry in entries:
+        if isinstance(entry, data.Transaction):
+            for posting in entry.postings:
+                balances[(posting.account, posting.units.currency)] += posting.units.number
+    return balances, entries
+
+
+def test_beancount_loads_and_balances(books, tmp_path):
+    path = _write(books, tmp_path, "beancount")
+    check = subprocess.run(["bean-check", str(path)], capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
+    balances, entries = _beancount_balances(path)
+    assert balances[("Assets:Checking", "USD")] == _posted_sums(books)[("Checking", "USD")]
+    assert balances[("Liabilities:Visa", "USD")] == Decimal("220.00")
+    assert balances[("Liabilities:Visa-2", "USD")] == Decimal("-1.00")
+    assert balances[("Assets:Dinar", "KWD")] == Decimal("-1.250")
+    assert balances[("Expenses:Food:Groceries", "USD")] == Decimal("70.00")  # a 60.00 split + the 10.00 not split
+    assert balances[("Expenses:Shopping:Household", "USD")] == Decimal("30.00")
+    assert balances[("Expenses:Food:Groceries", "EUR")] == Decimal("12.30")
+    assert balances[("Income:Salary", "USD")] == Decimal("-2500.00")
+    assert balances[("Expenses:Shopping", "USD")] == Decimal("-25.00")
+    transfers = [e for e in entries if getattr(e, "narration", "").startswith("CARD PAYMENT")]
+    assert len(transfers) == 1 and len(transfers[0].postings) == 2
+    assert not any(getattr(e, "narration", "") == "PENDING THING" for e in entries)
+
+
+def test_beancount_from_a_start_date_opens_with_earlier_balances(books, tmp_path):
+    path = _write(books, tmp_path, "beancount", start_date="2025-05-05")
+    assert subprocess.run(["bean-check", str(path)], capture_output=True).returncode == 0
+    balances, _ = _beancount_balances(path)
+    assert balances[("Assets:Checking", "USD")] == _posted_sums(books)[("Checking", "USD")]
+    assert balances[("Equity:Opening-Balances", "USD")] == -(Decimal("1000.00") + Decimal("2500.00") - Decimal("15.99")
+                                                             + Decimal("25.00") - Decimal("42.00"))
+
+
+def test_a_transfer_whose_other_leg_is_not_exported_posts_to_its_category(books, tmp_path):
+    path = _write(books, tmp_path, "beancount", account="Visa")
+    assert subprocess.run(["bean-check", str(path)], capture_output=True).returncode == 0
+    balances, _ = _beancount_balances(path)
+    assert balances[("Liabilities:Visa", "USD")] == Decimal("220.00")
+    assert balances[("Equity:Transfer", "USD")] == Decimal("-300.00")
+
+
+@pytest.mark.skipif(shutil.which("hledger") is None, reason="hledger is not installed (apt-get install -y hledger)")
+@pytest.mark.parametrize("start", [None, "2025-05-05"])
+def test_hledger_loads_the_journal_and_balances_match(books, tmp_path, start):
+    path = _write(books, tmp_path, "ledger", **({"start_date": start} if start else {}))
+    check = subprocess.run(["hledger", "-f", str(path), "check"], capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
+    report = subprocess.run(["hledger", "-f", str(path), "bal", "-N", "--flat", "-O", "csv", "--layout=bare"],
+                            capture_output=True, text=True, check=True).stdout
+    balances = {(r["account"], r["commodity"]): Decimal(r["balance"]) for r in csv.DictReader(io.StringIO(report))}
+    sums = _posted_sums(books)
+    assert balances[("Assets:Checking", "USD")] == sums[("Checking", "USD")]
+    assert balances[("Assets:Euro-Konto", "EUR")] == sums[("Euro Konto", "EUR")]
+    assert balances[("Assets:Yen", "JPY")] == sums[("Yen", "JPY")]
+    assert balances[("Assets:Dinar", "KWD")] == sums[("Dinar", "KWD")]
+    assert balances[("Liabilities:Visa", "USD")] == Decimal("220.00")
+    text = path.read_text(encoding="utf-8")
+    assert text.count("CARD PAYMENT") == 1 and "PENDING THING" not in text
+
+
+def test_names_are_sanitised_for_both_formats():
+    assert component("Bills & Subscriptions") == "Bills-Subscriptions"
+    assert component("café crème") == "Cafe-creme"
+    assert component("  ") == "Unnamed" and component("2024 trip") == "2024-trip"
+    assert commodity("usd") == "USD" and commodity("1$") == "XX"
+
+
+def test_export_errors(books, tmp_path):
+    assert books.run("export_transactions", format="xml")["error"]["type"] == "validation"
+    assert books.run("export_transactions", account="Chequing account 9")["error"]["type"] == "not_found"
+    assert "before" in books.run("export_transactions", start_date="2025-06-01", end_date="2025-05-01")["error"]["message"]
+    existing = tmp_path / "keep.csv"
+    existing.write_text("precious")
+    assert books.run("export_transactions", path=str(existing))["error"]["type"] == "exists"
+    assert existing.read_text() == "precious"
+    (tmp_path / "dir-is-a-file").write_text("x")
+    assert books.run("export_transactions", path=str(tmp_path / "dir-is-a-file" / "x.csv"))["error"]["type"] == "io_error"
+
+
+def test_default_path_goes_to_the_exports_folder(books, wilson_home):
+    first = books.run("export_transactions", format="ledger")
+    second = books.run("export_transactions", format="ledger")
+    assert Path(first["path"]).parent == wilson_home / "exports" and first["path"].endswith(".journal")
+    assert first["path"] != second["path"] and first["exported"] == second["exported"] > 0
+
+
+def test_empty_selection_exports_cleanly(books, tmp_path):
+    for fmt in ("csv", "json", "beancount", "ledger"):
+        result = books.run("export_transactions", format=fmt, start_date="2030-01-01", path=str(tmp_path / f"empty.{fmt}"))
+        assert result["exported"] == 0
+    assert subprocess.run(["bean-check", str(tmp_path / "empty.beancount")], capture_output=True).returncode == 0
+
+
+def test_flags():
+    tool = REGISTRY["export_transactions"]
+    assert tool.read_only and not tool.changes_data and not tool.needs_approval
+
+
+class TestCli:
+    @pytest.fixture
+    def ledger_books(self, wilson_home) -> Books:
+        from wilson.paths import ledger_path
+
+        b = Books(ledger_path())
+        b.account("Checking")
+        b.add("Checking", "2025-05-01", "-15.99", "NETFLIX.COM", category="Streaming")
+        b.add("Checking", "2025-05-20", "-5.00", "STARBUCKS", category="Coffee")
+        b.add("Checking", "2025-05-21", "-1.00", "PENDING", pending=True)
+        return b
+
+    def test_stdout_and_filters(self, ledger_books):
+        result = CliRunner().invoke(main, ["export", "--from", "2025-05-10", "--account", "checking"])
+        assert result.exit_code == 0, result.output
+        rows = list(csv.DictReader(io.StringIO(result.stdout)))
+        assert [r["description"] for r in rows] == ["STARBUCKS"]
+
+    def test_file_output_matches_the_tool(self, ledger_books, tmp_path):
+        out = tmp_path / "books.beancount"
+        result = CliRunner().invoke(main, ["export", "--format", "beancount", "--output", str(out)])
+        assert result.exit_code == 0 and "exported 2" in result.stderr
+        assert out.read_text(encoding="utf-8") == export(ledger_books.ledger, "beancount").text
+        assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+        assert subprocess.run(["bean-check", str(out)], capture_output=True).returncode == 0
+
+    @pytest.mark.parametrize("args, message", [
+        (["--from", "2025-13-01"], "--from"),
+        (["--to", "yesterday"], "--to"),
+        (["--from", "2025-06-01", "--to", "2025-05-01"], "before"),
+        (["--account", "Nope"], "unknown account"),
+    ])
+    def test_errors_are_one_line(self, ledger_books, args, message):
+        result = CliRunner().invoke(main, ["export", *args])
+        assert result.exit_code == 1 and message in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.output
+
+    def test_unwritable_output(self, ledger_books, tmp_path):
+        blocker = tmp_path / "file"
+        blocker.write_text("x")
+        result = CliRunner().invoke(main, ["export", "--output", str(blocker / "out.csv")])
+        assert result.exit_code == 1 and "could not write" in result.stderr
+
+    def test_unknown_format_is_a_usage_error(self, ledger_books):
+        assert CliRunner().invoke(main, ["export", "--format", "xml"]).exit_code == 2

@@ -1,0 +1,203 @@
+"""Exporting transactions: CSV, JSON, Beancount and Ledger/hledger, shared by the tool and `wilson export`.
+
+Pending rows are never exported (they may still change or vanish). CSV amounts are signed decimal
+strings with `.` and exactly the currency's decimals, outflow negative; dates are ISO.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Annotated, Literal
+
+from wilson.ledger import Ledger
+from wilson.tools.common import Period, covered, home_currency, money, resolve_account
+from wilson.tools.journal import AccountNames, build_entries, render_beancount, render_ledger
+from wilson.tools.registry import ToolContext, ToolError, tool
+
+Format = Literal["csv", "json", "beancount", "ledger"]
+FORMATS = ("csv", "json", "beancount", "ledger")
+EXTENSIONS = {"csv": "csv", "json": "json", "beancount": "beancount", "ledger": "journal"}
+CSV_COLUMNS = ("id", "date", "account", "description", "payee", "amount", "currency", "category", "notes")
+
+
+@dataclass
+class Export:
+    text: str
+    count: int
+    span: Period | None
+    currencies: list[str]
+    account: str | None
+
+
+def _category_paths(ledger: Ledger) -> dict[int, tuple[list[str], str]]:
+    """category id -> (names from the root down, kind)."""
+    rows = {row["id"]: row for row in ledger.query("SELECT id, name, parent_id, kind FROM categories")}
+    paths = {}
+    for category_id, row in rows.items():
+        path, seen, current = [], set(), row
+        while current and current["id"] not in seen:
+            seen.add(current["id"])
+            path.insert(0, current["name"])
+            current = rows.get(current["parent_id"])
+        paths[category_id] = (path, row["kind"])
+    return paths
+
+
+def _select(ledger: Ledger, start: date | None, end: date | None, account_id: int | None) -> tuple[list[dict], dict]:
+    where = "t.pending = 0 AND (? IS NULL OR t.posted >= ?) AND (? IS NULL OR t.posted <= ?) AND (? IS NULL OR t.account_id = ?)"
+    params = [start and start.isoformat()] * 2 + [end and end.isoformat()] * 2 + [account_id] * 2
+    accounts = {row["id"]: row for row in ledger.query("SELECT id, name, type, currency FROM accounts")}
+    paths = _category_paths(ledger)
+    rows = ledger.query(f"SELECT t.* FROM transactions t WHERE {where} ORDER BY t.posted, t.id", params)
+    for row in rows:
+        row["account"] = accounts[row["account_id"]]
+        row["category_path"], row["category_kind"] = paths.get(row["category_id"], (None, None))
+    splits: dict[int, list[dict]] = {}
+    for split in ledger.query(
+        f"SELECT s.* FROM splits s JOIN transactions t ON t.id = s.transaction_id WHERE {where} ORDER BY s.id", params
+    ):
+        path, kind = paths.get(split["category_id"], (None, None))
+        splits.setdefault(split["transaction_id"], []).append(split | {"path": path, "kind": kind})
+    return rows, splits
+
+
+def _openings(ledger: Ledger, start: date | None, account_id: int | None) -> list[dict]:
+    if start is None:
+        return []
+    accounts = {row["id"]: row for row in ledger.query("SELECT id, name, type, currency FROM accounts")}
+    return [
+        {"account": accounts[r["account_id"]], "amount": r["total"], "currency": r["currency"]}
+        for r in ledger.query(
+            "SELECT account_id, currency, SUM(amount) AS total FROM transactions WHERE pending = 0 AND posted < ?"
+            " AND (? IS NULL OR account_id = ?) GROUP BY account_id, currency HAVING SUM(amount) != 0"
+            " ORDER BY account_id, currency",
+            (start.isoformat(), account_id, account_id),
+        )
+    ]
+
+
+def _csv(rows: list[dict]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for row in rows:
+        writer.writerow(_plain_row(row)[column] for column in CSV_COLUMNS)
+    return out.getvalue()
+
+
+def _plain_row(row: dict) -> dict:
+    return {
+        "id": row["id"], "date": row["posted"], "account": row["account"]["name"], "description": row["description"],
+        "payee": row["payee"] or "", "amount": money(row["amount"], row["currency"]), "currency": row["currency"],
+        "category": row["category_path"][-1] if row["category_path"] else "", "notes": row["notes"] or "",
+    }
+
+
+def _json(rows: list[dict], splits: dict[int, list[dict]], block: dict) -> str:
+    items = []
+    for row in rows:
+        item = _plain_row(row) | {
+            "category_path": ":".join(row["category_path"]) if row["category_path"] else None,
+            "transfer_id": row["transfer_id"],
+        }
+        if row["id"] in splits:
+            item["splits"] = [
+                {"amount": money(s["amount"], row["currency"]), "category": s["path"][-1] if s["path"] else None,
+                 "memo": s["memo"]}
+                for s in splits[row["id"]]
+            ]
+        items.append(item)
+    return json.dumps({"covered": block, "transactions": items}, ensure_ascii=False, indent=1) + "\n"
+
+
+def export(ledger: Ledger, fmt: str, start: date | None = None, end: date | None = None,
+           account: str | None = None) -> Export:
+    """Render the selected posted transactions in `fmt`; raises ToolError for bad arguments."""
+    if fmt not in FORMATS:
+        raise ToolError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+    if start and end and end < start:
+        raise ToolError(f"end date {end} is before start date {start}")
+    account_row = resolve_account(ledger, account) if account else None
+    account_id = account_row["id"] if account_row else None
+    rows, splits = _select(ledger, start, end, account_id)
+    span = Period(start or date.fromisoformat(rows[0]["posted"]), end or date.fromisoformat(rows[-1]["posted"])) if rows else None
+    currencies = sorted({row["currency"] for row in rows})
+    block = covered(span, len(rows), currencies, account=account_row["name"] if account_row else None)
+    if fmt == "csv":
+        text = _csv(rows)
+    elif fmt == "json":
+        text = _json(rows, splits, block)
+    else:
+        entries = build_entries(rows, splits, _openings(ledger, start, account_id), start, AccountNames())
+        if fmt == "beancount":
+            text = render_beancount(entries, account_row["currency"] if account_row else home_currency(ledger))
+        else:
+            text = render_ledger(entries)
+    return Export(text, len(rows), span, currencies, account_row["name"] if account_row else None)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write via a temporary file in the same directory and rename, so a reader never sees half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+@tool(
+    description="""
+    Export posted transactions to a file: csv (date, description, signed amount, category,
+    account, ...), json, beancount or ledger (a Ledger/hledger journal, double-entry, transfers
+    as one transaction). Use it when the user asks to export, back up or move data to another
+    tool. Pending transactions are never exported. Give a path, or omit it for a dated file in
+    Wilson's exports folder; an existing file is never overwritten. Returns the path and counts,
+    not the contents.
+    """,
+)
+def export_transactions(
+    ctx: ToolContext,
+    format: Annotated[Format, "csv, json, beancount or ledger"] = "csv",
+    start_date: Annotated[date | None, "first day to include; omit for all history"] = None,
+    end_date: Annotated[date | None, "last day to include (inclusive); omit for everything"] = None,
+    account: Annotated[str | None, "only this account"] = None,
+    path: Annotated[str | None, "file to write (~ is expanded); must not exist yet"] = None,
+) -> dict:
+    result = export(ctx.ledger, format, start_date, end_date, account)
+    target = Path(path).expanduser() if path else _default_path(ctx, format)
+    if target.exists():
+        raise ToolError(f"{target} already exists; choose another path", kind="exists", path=str(target))
+    try:
+        write_atomic(target, result.text)
+    except OSError as exc:
+        raise ToolError(f"could not write {target}: {exc.strerror or exc}", kind="io_error") from None
+    return {
+        "path": str(target),
+        "format": format,
+        "exported": result.count,
+        "bytes": len(result.text.encode()),
+        "covered": covered(result.span, result.count, result.currencies, account=result.account),
+    }
+
+
+def _default_path(ctx: ToolContext, fmt: str) -> Path:
+    from wilson.paths import data_dir
+
+    base = data_dir() / "exports" / f"wilson-{ctx.today.isoformat()}"
+    candidate, n = base.with_suffix(f".{EXTENSIONS[fmt]}"), 2
+    while candidate.exists():
+        candidate, n = base.with_name(f"{base.name}-{n}").with_suffix(f".{EXTENSIONS[fmt]}"), n + 1
+    return candidate
