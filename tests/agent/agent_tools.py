@@ -20,7 +20,7 @@ def _register() -> None:
     @tool(description="Echo the text back. Used by tests.")
     def t_echo(ctx: ToolContext, text: Annotated[str, "what to echo"], pad: int = 0) -> dict:
         CALLS.append(("t_echo", {"text": text}))
-        return {"echo": text, "filler": "x" * pad}
+        return {"echo": text, "filler": " ".join("x" * pad)}
 
     @tool(description="Add two exact amounts. Used by tests.")
     def t_add(ctx: ToolContext, a: Decimal, b: Decimal) -> dict:
