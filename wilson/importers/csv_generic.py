@@ -154,36 +154,43 @@ def classify(header: str) -> tuple[str, int, bool] | None:
 def read_rows(text: str, delimiter: str) -> tuple[list[tuple[int, list[str]]], list[RowError]]:
     """(line, cells) for every physical record, blank ones included, with the line it starts on."""
     errors: list[RowError] = []
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:
-        records = list(reader)
+        records = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
     except csv.Error:
         records = None
     if records is not None and len(records) == text.count("\n") + (not text.endswith("\n")):
         # One record per line (no quoted line breaks): line numbers are positions.
-        return list(zip(range(1, len(records) + 1), records)), errors
-    rows: list[tuple[int, list[str]]] = []
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    start = 1
-    try:
-        for cells in reader:
-            rows.append((start, cells))
-            start = reader.line_num + 1
-    except csv.Error as exc:
-        errors.append(RowError(start, f"unreadable CSV from here on ({exc}); is a quote left open?"))
-        return rows, errors
-    if rows and rows[-1][0] < reader.line_num and _open_quote(text, rows[-1][0]):
+        rows = list(zip(range(1, len(records) + 1), records))
+    else:
+        rows = []
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+        start = 1
+        try:
+            for cells in reader:
+                rows.append((start, cells))
+                start = reader.line_num + 1
+        except csv.Error as exc:
+            errors.append(RowError(start, f"unreadable CSV from here on ({exc}); is a quote left open?"))
+            return rows, errors
+    if rows and _ends_inside_quotes(text, rows[-1][0], delimiter):
         line = rows.pop()[0]
         errors.append(RowError(line, "the file ends inside a quoted field (truncated file?); this row was not read"))
     return rows, errors
 
 
-def _open_quote(text: str, line: int) -> bool:
-    """Whether the text from `line` to the end leaves a quote open (odd number of quotes)."""
-    pos = 0
-    for _ in range(line - 1):
-        pos = text.index("\n", pos) + 1
-    return text.count('"', pos) % 2 == 1
+def _ends_inside_quotes(text: str, line: int, delimiter: str) -> bool:
+    """Whether the record starting at `line` runs into the end of the file with a quote open."""
+    pos = len(text)
+    for _ in range(text.count("\n", 0, len(text)) - line + 2):
+        pos = text.rfind("\n", 0, pos)
+    tail = text[pos + 1 :]
+    if tail.count('"') % 2 == 0:
+        return False
+    try:
+        list(csv.reader(io.StringIO(tail, newline=""), delimiter=delimiter, strict=True))
+    except csv.Error:
+        return True
+    return False
 
 
 @dataclass

@@ -1,0 +1,60 @@
+"""Amounts formatted the way banks in several locales write them parse back exactly."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from wilson.money import guess_decimal_separator, parse_amount, to_minor
+
+amounts = st.decimals(min_value=Decimal("-99999999.99"), max_value=Decimal("99999999.99"), places=2, allow_nan=False, allow_infinity=False)
+
+# (thousands separator, decimal separator, prefix, suffix, negative style)
+LOCALES = [
+    (",", ".", "$", "", "-{}"),  # US
+    (",", ".", "", "", "({})"),  # US accounting
+    (".", ",", "", " €", "-{}"),  # German
+    ("", ",", "", " EUR", "{}-"),  # German, trailing minus
+    ("'", ".", "CHF ", "", "-{}"),  # Swiss
+    ("\u00a0", ",", "", " €", "-{}"),  # French, no-break space
+    (",", ".", "£", "", "-{}"),  # UK
+    ("", ".", "", "", "-{}"),  # plain
+]
+
+
+def render(value: Decimal, thousands: str, decimal: str, prefix: str, suffix: str, negative: str) -> str:
+    whole, frac = f"{abs(value):.2f}".split(".")
+    groups = []
+    while whole:
+        groups.insert(0, whole[-3:])
+        whole = whole[:-3]
+    body = prefix + thousands.join(groups) + decimal + frac + suffix
+    return negative.format(body) if value < 0 else body
+
+
+@given(amounts, st.sampled_from(LOCALES))
+def test_locale_round_trip(value: Decimal, locale: tuple[str, str, str, str, str]) -> None:
+    thousands, decimal, prefix, suffix, negative = locale
+    text = render(value, thousands, decimal, prefix, suffix, negative)
+    assert parse_amount(text, decimal) == value
+    assert to_minor(parse_amount(text, decimal)) == int(value * 100)
+
+
+@given(st.lists(amounts, min_size=1, max_size=20), st.sampled_from(LOCALES))
+def test_column_separator_guess_round_trip(values: list[Decimal], locale: tuple[str, str, str, str, str]) -> None:
+    """A whole column in one locale: the guessed separator reads every value back."""
+    thousands, decimal, prefix, suffix, negative = locale
+    texts = [render(v, thousands, decimal, prefix, suffix, negative) for v in values]
+    sep = guess_decimal_separator(texts)
+    assert [parse_amount(t, sep) for t in texts] == values
+
+
+@given(amounts)
+def test_csv_engine_fast_path_matches_money(value: Decimal) -> None:
+    from wilson.importers.csv_generic import _minor
+
+    for text in (f"{value:.2f}", f"{value:.2f}".replace(".", ","), f" {value:.2f} "):
+        sep = "," if "," in text else "."
+        assert _minor(text, sep, 2, None) == to_minor(parse_amount(text, sep))

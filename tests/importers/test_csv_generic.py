@@ -1,0 +1,305 @@
+"""The generic CSV mapper on every public CSV fixture, written edge-case files and hostile input."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from wilson.importers.csv_generic import GenericCsv
+from wilson.importers.formats import choose_format, read_text
+from wilson.importers.model import ImportRefused, ParseResult
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+GENERIC = GenericCsv()
+
+
+def parse(name: str) -> ParseResult:
+    path = FIXTURES / name
+    text = read_text(path)
+    fmt = choose_format(text, str(path))
+    assert fmt.name == "generic_csv"
+    result = fmt.parse(text, str(path))
+    assert result.errors == []
+    return result
+
+
+def parse_text(text: str) -> ParseResult:
+    return GENERIC.parse(text, "inline.csv")
+
+
+# ------------------------------------------------------------------------------ public fixtures
+
+
+def test_john_lewis_pending_dates_pound_signs_and_cr_marker() -> None:
+    result = parse("bank2ynab/MS_JANE_SMITH_01-12-2019_14-12-2019.csv")
+    txs = result.transactions
+    assert len(txs) == 10
+    assert result.skipped_pending == 3  # the date column says "Pending": no date to book
+    assert (txs[0].line, txs[0].posted, txs[0].amount) == (5, date(2019, 12, 12), -118323)
+    assert txs[0].description == "ROYAL LONDON INSURANCE 01222 61234 GBR"
+    assert (txs[-1].line, txs[-1].posted, txs[-1].amount) == (14, date(2019, 12, 2), 110000)
+    assert txs[-1].description == "PAYMENT RECEIVED - THANK YOU"
+    assert sum(t.amount for t in txs[:-1]) == -(118323 + 1889 + 2300 + 8099 + 150 + 5000 + 1000 + 999 + 820)
+    assert result.accounts[0].currency == "GBP"
+
+
+def test_raiffeisen_cp1250_duplicate_headers() -> None:
+    result = parse("bank2ynab/Movements_1234512345_201805271848.csv")
+    (tx,) = result.transactions
+    assert (tx.posted, tx.amount, tx.currency, tx.bank_id) == (date(2018, 5, 27), -100, "CZK", "3228446118")
+    assert tx.description == "Name Surname Memo for me test"
+    assert tx.notes == "Jednorázová platba"
+    (account,) = result.accounts
+    assert (account.key, account.currency) == ("123456789/1234", "CZK")
+
+
+def test_ocbc_two_row_transactions_and_preamble() -> None:
+    result = parse("bank2ynab/TransactionHistory_20180418043121.csv")
+    txs = result.transactions
+    assert len(txs) == 8
+    assert [t.line for t in txs] == [7, 9, 11, 13, 15, 17, 19, 21]
+    assert [t.amount for t in txs] == [-666, -666, -6666, -666, -666, -6666, -666, -666]
+    assert txs[0].posted == date(2018, 4, 18)
+    assert txs[0].description == "DEBIT PURCHASE 15/04/18 66-6666 UBER EATS AN2GO HELP.UBERh"
+    assert txs[1].description == "CCY CONVERSION FEE FOR: 6.66 SGD"
+    (account,) = result.accounts
+    assert (account.name, account.currency) == ("FRANK Account 666-666666-666", "SGD")
+
+
+def test_erste_year_first_dotted_dates_and_inflow_outflow_column() -> None:
+    result = parse("bank2ynab/W80844_EBH_201945.202122.csv")
+    txs = result.transactions
+    assert [(t.posted, t.amount, t.balance) for t in txs] == [
+        (date(2019, 4, 19), -35000, 234556),
+        (date(2019, 4, 17), 129000, 105556),
+    ]
+    assert result.accounts[0].currency == "HUF"
+
+
+def test_kbc_padded_fields_and_decimal_comma() -> None:
+    result = parse("bank2ynab/export_BE11123456789012_20180304_1422.csv")
+    (tx,) = result.transactions
+    assert (tx.posted, tx.amount, tx.balance, tx.currency) == (date(2018, 2, 28), -340, 21995, "EUR")
+    assert tx.description == "BIJDRAGE 01-02-2018 - 28-02-2018 28-02 KBC-PLUSREKENING"
+    assert result.accounts[0].key == "BE11123456789012"
+
+
+def test_bank_of_ireland_day_first_from_the_column() -> None:
+    result = parse("bank2ynab/test_BOI_TransactionExport.csv")
+    txs = result.transactions
+    assert len(txs) == 27
+    assert (txs[0].posted, txs[0].amount, txs[0].balance) == (date(2017, 9, 1), 42803, 10000)
+    assert (txs[1].description, txs[1].amount, txs[1].balance) == ("Éáú üüüümlaut! GP", 2950, None)
+    assert (txs[2].description, txs[2].amount) == ("Random Bill", -51200)
+    assert (txs[7].description, txs[7].amount) == ("P0109US 5.00@1.18483", -422)
+    assert [t.amount for t in txs if t.description == "CTO"] == [84592, 84592, 84593, 84592]
+    assert txs[-1].posted.month == 9
+
+
+def test_swedbank_xls_that_is_csv_skips_balance_records() -> None:
+    result = parse("bank2ynab/test_swedebank_statement.xls")
+    txs = result.transactions
+    assert len(txs) == 13
+    assert (txs[0].line, txs[0].posted, txs[0].amount, txs[0].currency) == (3, date(2014, 10, 1), -1531, "LTL")
+    # The file's own turnover lines: debits 284.70, credits 2863.63.
+    assert sum(t.amount for t in txs if t.amount < 0) == -28470
+    assert sum(t.amount for t in txs if t.amount > 0) == 286363
+    assert txs[-1].description == "UAB IMONE Darbo užmokestis"
+    assert txs[0].bank_id is None  # "Record ID" repeats on every row: not an id
+
+
+def test_c24_euro_in_amount_and_two_accounts() -> None:
+    result = parse("csv2ofx/c24.csv")
+    txs = result.transactions
+    assert [t.amount for t in txs] == [-12345, 12345, -5000]
+    assert [t.posted for t in txs] == [date(2025, 12, 5), date(2025, 12, 5), date(2026, 1, 5)]
+    assert [t.account_key for t in txs] == ["My main account", "My savings account", "My savings account"]
+    assert [(a.key, a.name, a.currency) for a in result.accounts] == [
+        ("My main account", "My main account", "EUR"),
+        ("My savings account", "My savings account", "EUR"),
+    ]
+    assert txs[2].category == "Finanzen & Steuern:Spende"
+    assert txs[2].description.startswith("Ärzte ohne Grenzen Ihre Spendernummer 1234567")
+
+
+def test_dbs_preamble_blank_lines_and_leading_spaces() -> None:
+    result = parse("csv2ofx/dbs.csv")
+    txs = result.transactions
+    assert len(txs) == 9
+    assert (txs[0].line, txs[0].posted, txs[0].amount) == (21, date(2020, 5, 6), -3465)
+    assert txs[0].description == "COLD STORAGE NG 04MAY 4628-4500-"
+    assert sum(t.amount for t in txs) == -1688026
+    assert result.accounts[0].name == "DBS Savings Plus Account XXX"
+
+
+def test_gls_latin1_vwz_columns() -> None:
+    result = parse("csv2ofx/gls.csv")
+    (tx,) = result.transactions
+    assert (tx.posted, tx.amount, tx.balance, tx.currency) == (date(2017, 10, 10), -9876, 123456, "EUR")
+    assert tx.description == "Drillisch Online AG B4658645 U123456789 B123456 987 SIMply Rechnung"
+    assert tx.notes == "SEPA-Basislastschrift"
+
+
+def test_mint_cr_line_endings_type_column_and_repeated_header() -> None:
+    result = parse("csv2ofx/mint_extra.csv")
+    txs = result.transactions
+    assert [t.line for t in txs] == [5, 6, 7, 8]
+    assert [t.amount for t in txs] == [-100000, -150000, 200000, -250000]
+    assert txs[0].posted == date(2015, 6, 12)
+    assert [a.name for a in result.accounts] == ["Savings", "Checking"]
+
+
+def test_sparkasse_two_digit_years() -> None:
+    result = parse("csv2ofx/sparkasse.csv")
+    (tx,) = result.transactions
+    assert (tx.posted, tx.amount, tx.currency, tx.pending) == (date(2020, 11, 4), -2414, "EUR", False)
+    assert tx.description.startswith("PayPal (Europe) S.a.r.l. et Cie., S.C.A. EREF+1111111111111")
+    assert result.accounts[0].key == "DE11111100100100100100"
+
+
+def test_ubs_apostrophe_thousands_and_constant_column_dropped() -> None:
+    result = parse("csv2ofx/ubs-ch-fr_trimmed.csv")
+    txs = result.transactions
+    assert [(t.posted, t.amount, t.balance) for t in txs] == [
+        (date(2019, 3, 31), -1000, 1137394),
+        (date(2019, 2, 28), 24000, 1161394),
+        (date(2019, 4, 27), -20000, 1141394),
+    ]
+    assert txs[0].description == "Solde prix prestations"
+    assert txs[0].bank_id == "A01234BC01234567"
+    assert result.accounts[0].currency == "CHF"
+
+
+# ------------------------------------------------------------------------------ written fixtures
+
+
+def test_sparkasse_pending_rows() -> None:
+    result = parse("written/sparkasse_pending.csv")
+    txs = result.transactions
+    assert result.skipped_pending == 1  # pending and no booking date yet
+    assert [(t.line, t.posted, t.amount, t.pending) for t in txs] == [
+        (3, date(2025, 1, 30), 284510, False),
+        (4, date(2025, 1, 29), -115000, True),
+        (5, date(2025, 1, 2), -495, False),
+    ]
+    assert txs[2].description == "Kontoführung"
+
+
+def test_cp1252_french_debit_credit() -> None:
+    result = parse("written/banque_cp1252.csv")
+    txs = result.transactions
+    assert [(t.posted, t.amount, t.balance) for t in txs] == [
+        (date(2025, 2, 3), -7240, 192760),
+        (date(2025, 2, 5), -480, 192280),
+        (date(2025, 2, 10), 231000, 423280),
+        (date(2025, 2, 14), -100525, 322755),
+    ]
+    assert txs[1].description == "CB CAFÉ DE LA GARE 04/02"
+    assert result.accounts[0].currency == "EUR"
+
+
+def test_utf8_bom_crlf_paid_in_paid_out() -> None:
+    result = parse("written/uk_bom_crlf.csv")
+    txs = result.transactions
+    assert [(t.line, t.posted, t.amount, t.balance) for t in txs] == [
+        (2, date(2025, 1, 31), -6500, 193500),
+        (3, date(2025, 1, 28), 120000, 200000),
+        (4, date(2025, 1, 27), -1234, 80000),
+    ]
+    assert txs[0].description == "BRITISH GAS"
+    assert txs[2].description == "TESCO STORES 3217 — CAFÉ"
+    assert result.accounts[0].currency == "GBP"
+
+
+def test_repeated_header_and_metadata_line() -> None:
+    result = parse("written/repeated_header.csv")
+    assert [(t.line, t.amount, t.balance) for t in result.transactions] == [(3, -350, 9650), (4, 200000, 209650), (6, -95000, 114650)]
+
+
+# ------------------------------------------------------------------------------ inline edge cases
+
+
+def test_german_soll_haben_flag_and_thousands() -> None:
+    text = "Buchungstag;Empfänger;Verwendungszweck;Umsatz;Soll/Haben\n01.02.24;Miete GmbH;Februar;1.150,00;S\n02.02.24;Arbeitgeber;Gehalt;2.500,50;H\n"
+    txs = parse_text(text).transactions
+    assert [(t.posted, t.amount, t.description) for t in txs] == [
+        (date(2024, 2, 1), -115000, "Miete GmbH Februar"),
+        (date(2024, 2, 2), 250050, "Arbeitgeber Gehalt"),
+    ]
+
+
+@pytest.mark.parametrize(("delimiter", "expected"), [(";", date(2024, 2, 3)), (",", date(2024, 3, 2))])
+def test_ambiguous_dates_follow_the_file_hint(delimiter: str, expected: date) -> None:
+    amount = "-1,00" if delimiter == ";" else "-1.00"
+    text = f"Date{delimiter}Description{delimiter}Amount\n03/02/2024{delimiter}X{delimiter}{amount}\n"
+    assert parse_text(text).transactions[0].posted == expected
+
+
+@pytest.mark.parametrize("delimiter", ["\t", "|"])
+def test_tab_and_pipe_delimiters(delimiter: str) -> None:
+    text = delimiter.join(["Date", "Payee", "Amount"]) + "\n" + delimiter.join(["2024-05-01", "Shop", "-9.99"]) + "\n"
+    (tx,) = parse_text(text).transactions
+    assert (tx.posted, tx.amount, tx.description) == (date(2024, 5, 1), -999, "Shop")
+
+
+def test_amount_with_euro_sign_and_original_currency() -> None:
+    text = "Datum;Beschreibung;Betrag;Originalbetrag;Originalwährung\n05.03.2024;Hotel NYC;\"-123,45 €\";-134,00;USD\n"
+    (tx,) = parse_text(text).transactions
+    assert (tx.amount, tx.original_amount, tx.original_currency) == (-12345, -13400, "USD")
+
+
+def test_header_without_rows_gives_no_transactions() -> None:
+    result = parse_text("Date,Description,Amount\n\n")
+    assert result.transactions == [] and result.errors == []
+
+
+def test_unreadable_date_and_amount_are_row_errors() -> None:
+    result = parse_text("Date,Description,Amount\n2024-01-02,OK,-1.00\n2024-13-45,Bad date,-1.00\n2024-01-03,Bad amount,abc\n,No date,-2.00\n")
+    assert [t.line for t in result.transactions] == [2]
+    assert [(e.line, e.column) for e in result.errors] == [(3, "Date"), (4, "Amount"), (5, "Date")]
+    assert "2024-13-45" in result.errors[0].message
+
+
+def test_absurd_rows_are_row_errors() -> None:
+    long_text = "x" * 5000
+    wide = ",".join(["2024-01-01", "wide", "-1.00"] + [""] * 1001)
+    huge = "2024-01-01,huge," + "9" * 70000
+    text = f"Date,Description,Amount\n2024-01-01,{long_text},-1.00\n{wide}\n{huge}\n2024-01-02,fine,-2.00\n"
+    result = parse_text(text)
+    assert [t.description for t in result.transactions] == ["fine"]
+    assert [e.line for e in result.errors] == [2, 3, 4]
+    assert "4 KB" in result.errors[0].message
+    assert "columns" in result.errors[1].message
+
+
+def test_truncated_file_is_a_row_error_not_a_traceback() -> None:
+    result = parse_text('Date,Description,Amount\n2024-01-01,"fine",-1.00\n2024-01-02,"cut off in the mid')
+    assert [t.line for t in result.transactions] == [2]
+    assert result.errors[0].line == 3
+    assert "quoted field" in result.errors[0].message
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["ofxparse/bank_medium.ofx", "ofxparse/suncorp.ofx", "ofxparse/chase_cc.qfx", "quiffen/test.qif", "actual/8859-1.qfx"],
+)
+def test_generic_detector_ignores_ofx_and_qif(name: str) -> None:
+    assert GENERIC.detect(read_text(FIXTURES / name)) == 0
+
+
+def test_no_header_is_refused() -> None:
+    with pytest.raises(ImportRefused):
+        parse_text("just some words\nand more words\n")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list('Date,Amount;Description\n"-1.5 €2024-01/ 0')), max_size=300))
+def test_parse_raises_only_import_refused(body: str) -> None:
+    try:
+        parse_text("Date,Description,Amount\n" + body)
+    except ImportRefused:
+        pass

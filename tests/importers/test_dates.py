@@ -1,0 +1,52 @@
+"""One date format per column, decided from all its values."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from wilson.importers.dates import infer_date_format, parse_date
+
+
+@pytest.mark.parametrize(
+    ("values", "day_first", "expected"),
+    [
+        (["01/02/2025", "13/02/2025"], False, [date(2025, 2, 1), date(2025, 2, 13)]),  # 13 decides
+        (["01/02/2025", "02/13/2025"], True, [date(2025, 1, 2), date(2025, 2, 13)]),  # ...either way
+        (["01/02/2025", "03/04/2025"], False, [date(2025, 1, 2), date(2025, 3, 4)]),  # hint: month first
+        (["01/02/2025", "03/04/2025"], True, [date(2025, 2, 1), date(2025, 4, 3)]),  # hint: day first
+        (["04.11.20", "05.11.20"], False, [date(2020, 11, 4), date(2020, 11, 5)]),  # dotted is day first
+        (["6/12/15"], False, [date(2015, 6, 12)]),
+        (["2019.04.19.", "2019.04.17."], False, [date(2019, 4, 19), date(2019, 4, 17)]),
+        (["2022-01-03 10:12:33", "2022-01-04"], False, [date(2022, 1, 3), date(2022, 1, 4)]),
+        (["2024-01-05T23:30:00-05:00"], False, [date(2024, 1, 5)]),  # no timezone conversion
+        (["12-Dec-2019", "02-Dec-2019"], False, [date(2019, 12, 12), date(2019, 12, 2)]),
+        (["06 May 2020"], False, [date(2020, 5, 6)]),
+        (["20240131"], False, [date(2024, 1, 31)]),
+        (["Jan 5, 2024"], False, [date(2024, 1, 5)]),
+        (["05. Mär 2024", "1 Okt 2024"], True, [date(2024, 3, 5), date(2024, 10, 1)]),
+    ],
+)
+def test_column_formats(values: list[str], day_first: bool, expected: list[date]) -> None:
+    column = infer_date_format(values, day_first)
+    assert [column.parse(v) for v in values] == expected
+
+
+def test_odd_values_do_not_change_the_column_format() -> None:
+    column = infer_date_format(["Pending", "12-Dec-2019", "", "31-Dec-2019"])
+    assert column.parse("Pending") is None
+    assert column.parse("31-Dec-2019") == date(2019, 12, 31)
+
+
+def test_invalid_calendar_dates_are_none() -> None:
+    column = infer_date_format(["2024-02-30", "2024-02-29"])
+    assert column.parse("2024-02-30") is None
+    assert column.parse("2024-02-29") == date(2024, 2, 29)
+    assert parse_date("not a date") is None
+
+
+def test_parse_is_cached_per_string() -> None:
+    column = infer_date_format(["01/02/2025"])
+    column.parse("01/02/2025")
+    assert column.cache == {"01/02/2025": date(2025, 1, 2)}

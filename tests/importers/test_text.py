@@ -1,0 +1,76 @@
+"""Decoding bank exports: BOMs, legacy code pages, line endings and binary junk."""
+
+from __future__ import annotations
+
+import codecs
+from pathlib import Path
+
+import pytest
+
+from wilson.importers.model import ImportRefused
+from wilson.importers.text import decode
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        codecs.BOM_UTF8 + "Datum;Empfänger\r\n".encode(),
+        "Datum;Empfänger\r\n".encode("utf-8"),
+        "Datum;Empfänger\r\n".encode("utf-16"),
+        codecs.BOM_UTF16_BE + "Datum;Empfänger\r\n".encode("utf-16-be"),
+        "Datum;Empfänger\r\n".encode("utf-16-le"),
+        "Datum;Empfänger\r\n".encode("cp1252"),
+        "Datum;Empfänger\r".encode("latin-1"),
+    ],
+)
+def test_encodings_and_line_endings(data: bytes) -> None:
+    assert decode(data, "x.csv") == "Datum;Empfänger\n"
+
+
+def test_cp1250_czech_file() -> None:
+    text = decode((FIXTURES / "bank2ynab/Movements_1234512345_201805271848.csv").read_bytes(), "x")
+    assert text.startswith("Datum provedení;Datum zaúčtování;Číslo účtu;Název účtu")
+
+
+@pytest.mark.parametrize(
+    ("text", "encoding"),
+    [
+        ("Café crème;€ 5", "cp1252"),
+        ("Libellé;Crème brûlée à la carte, fête", "cp1252"),
+        ("Pagamento più caffè però città", "cp1252"),
+        ("Beløp;Kjøp på Rimi Bærum", "cp1252"),
+        ("Płatność kartą Żabka Łódź", "cp1250"),
+        ("Őszi bérlet Győr", "cp1250"),
+        ("Původní částka a měna", "cp1250"),
+    ],
+)
+def test_legacy_code_page_choice(text: str, encoding: str) -> None:
+    assert decode(text.encode(encoding), "x") == text
+
+
+def test_german_latin1_file() -> None:
+    assert decode((FIXTURES / "csv2ofx/gls.csv").read_bytes(), "x").startswith("Kontonummer;Buchungstag;Wertstellung;Auftraggeber/Empfänger")
+
+
+def test_cr_only_file_keeps_its_line_count() -> None:
+    text = decode((FIXTURES / "csv2ofx/mint_extra.csv").read_bytes(), "x")
+    assert text.startswith("\n\n\nDate,Description")
+    assert "\r" not in text
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        (b"PK\x03\x04rest-of-zip", "ZIP"),
+        (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "Excel"),
+        (b"%PDF-1.7\n", "PDF"),
+        (b"abc\x00\x00\x01\x02\x00xyz\x00", "NUL"),
+        (bytes(range(1, 32)) * 40, "control characters"),
+        (codecs.BOM_UTF8 + b"\xff\xfe broken", "utf-8"),
+    ],
+)
+def test_binary_junk_is_refused(data: bytes, words: str) -> None:
+    with pytest.raises(ImportRefused, match=words):
+        decode(data, "junk.csv")
