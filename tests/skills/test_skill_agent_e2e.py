@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from wilson.agent.loop import Agent, AgentConfig
+from wilson.agent.loop import Agent
 from wilson.ledger import Ledger
 from wilson.llm import LLM, RetryPolicy
 from wilson.tools import load_tools
@@ -30,7 +30,7 @@ def agent(wilson_home: Path, llm_providers, tmp_path: Path, monkeypatch: pytest.
     with Ledger(wilson_home / "wilson.db") as ledger:
         yield Agent(
             ledger,
-            config=AgentConfig(model="gpt-4o-mini"),
+            model="gpt-4o-mini",
             llm=LLM("gpt-4o-mini", retry=FAST),
             tools=load_tools(),
             scratchpad_dir=wilson_home / "scratchpad",
