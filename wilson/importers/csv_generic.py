@@ -86,8 +86,11 @@ _OTHER: dict[str, tuple[str, ...]] = {
     "status": ("info", "buchungsstatus", "statut"),
     "notes": ("notiz", "poznamka", "bemerkung"),
     "kind": ("transaktionstyp", "buchungstext", "typ transakce", "tranzakcio tipusa", "umsatzart", "vorgang", "type d operation"),
-    "original_amount": ("originalbetrag", "puvodni castka a mena", "montant en devise", "fremdwahrungsbetrag"),
-    "original_currency": ("originalwahrung", "originalwaehrung"),
+    "original_amount": (
+        "originalbetrag", "ursprunglicher betrag", "betrag in fremdwahrung", "fremdwahrungsbetrag",
+        "puvodni castka a mena", "montant en devise",
+    ),
+    "original_currency": ("originalwahrung", "originalwaehrung", "fremdwahrung"),
 }
 _PATTERNS = (
     (re.compile(r"(vwz|verwendungszweck|description|transaction ref|details|memo) ?\d{1,2}"), "text"),

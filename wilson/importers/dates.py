@@ -122,7 +122,3 @@ def infer_date_format(values: Iterable[str], day_first: bool = False) -> DateCol
             best, best_count = fmt, count
     return DateColumn(best)
 
-
-def parse_date(text: str, day_first: bool = False) -> date | None:
-    """A single date on its own (a preamble's "Statement as at"), read with the hinted order."""
-    return infer_date_format([text], day_first).parse(text)
