@@ -35,6 +35,7 @@ Inspecting what was sent:
     server.requests             list of `RecordedRequest` (every request, in order)
     request.path, request.headers (lower-cased names), request.body (parsed JSON)
     request.protocol            "openai" | "anthropic" | "gemini" | "ollama"
+    request.received_at         time.monotonic() on arrival (measure backoff between requests)
     request.model               model name as sent (Gemini: taken from the URL)
     request.messages            the conversation as sent (Gemini: `contents`)
     request.tool_names          names of the tools offered
@@ -127,6 +128,7 @@ class RecordedRequest:
     headers: dict[str, str]
     body: Any
     protocol: str | None
+    received_at: float = field(default_factory=time.monotonic)  # for asserting waits between retries
 
     @property
     def model(self) -> str | None:
@@ -169,8 +171,9 @@ def _tool_results(message: dict[str, Any]) -> Iterator[str]:
             if isinstance(block, dict) and block.get("type") == "tool_result":
                 yield _as_text(block.get("content"))
     for part in message.get("parts", []) or []:
-        if "functionResponse" in part:
-            yield json.dumps(part["functionResponse"].get("response"))
+        response = part.get("functionResponse") or part.get("function_response")  # Gemini accepts both
+        if response is not None:
+            yield json.dumps(response.get("response"))
 
 
 def _as_text(content: Any) -> str:

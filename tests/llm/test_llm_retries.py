@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 import socket
+import threading
 import time
+from collections.abc import Iterator
 
 import pytest
 
+from scripted_llm import RecordedRequest
 from wilson.llm import LLM, ErrorKind, LLMError, RetryPolicy
+from wilson.llm._litellm import litellm
 
 FAST = RetryPolicy(attempts=4, base_delay=0.001, max_delay=0.01, total_timeout=5.0, request_timeout=5.0)
 MESSAGES = [{"role": "user", "content": "hi"}]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def litellm_imported() -> None:
+    """Keep litellm's one-off import out of the timings below."""
+    litellm()
 
 
 async def test_rate_limit_then_success_is_retried(llm_providers):
@@ -23,26 +33,30 @@ async def test_rate_limit_then_success_is_retried(llm_providers):
     assert len(llm_providers.requests) == 2
 
 
-async def test_retry_after_is_honoured_instead_of_backoff(llm_providers):
-    llm_providers.reply_error(429, headers={"Retry-After": "0"}, times=2)
+def gaps(requests: list[RecordedRequest]) -> list[float]:
+    return [later.received_at - earlier.received_at for earlier, later in zip(requests, requests[1:])]
+
+
+@pytest.mark.parametrize("model", ["gpt-4o-mini", "claude-sonnet-4-5", "gemini-2.5-flash", "ollama:llama3.1"])
+async def test_retry_after_is_honoured_instead_of_backoff(llm_providers, model):
+    llm_providers.reply_error(429, headers={"Retry-After": "0.3"})
     llm_providers.reply_text("ok")
-    slow_backoff = RetryPolicy(attempts=3, base_delay=30.0, max_delay=30.0, total_timeout=60.0)
+    tiny_backoff = RetryPolicy(base_delay=0.001, max_delay=10.0)
 
-    started = time.monotonic()
-    await LLM("gpt-4o-mini", retry=slow_backoff).complete(MESSAGES)
+    await LLM(model, retry=tiny_backoff).complete(MESSAGES)
 
-    assert time.monotonic() - started < 2.0
+    [gap] = gaps(llm_providers.requests)
+    assert gap >= 0.3
 
 
 async def test_retry_after_is_capped_by_max_delay(llm_providers):
     llm_providers.reply_error(429, headers={"Retry-After": "3600"})
     llm_providers.reply_text("ok")
 
-    started = time.monotonic()
-    await LLM("claude-3-5-haiku-20241022", retry=FAST).complete(MESSAGES)
+    await LLM("claude-sonnet-4-5", retry=RetryPolicy(base_delay=0.001, max_delay=0.2)).complete(MESSAGES)
 
-    assert time.monotonic() - started < 2.0
-    assert len(llm_providers.requests) == 2
+    [gap] = gaps(llm_providers.requests)
+    assert 0.2 <= gap < 30
 
 
 async def test_server_errors_until_the_fallback_model_answers(llm_providers):
@@ -137,7 +151,7 @@ async def test_connection_refused_is_classified_retried_then_falls_back(llm_prov
         MESSAGES, on_fallback=lambda src, dst, err: errors.append(err)
     )
 
-    assert time.monotonic() - started < 5.0
+    assert time.monotonic() - started < 30.0
     assert completion.content == "from deepseek"
     assert [e.kind for e in errors] == [ErrorKind.CONNECTION]
     assert errors[0].retryable
@@ -157,13 +171,12 @@ async def test_total_time_bounds_retries_before_attempts_run_out(llm_providers):
     llm_providers.reply_error(500, times=50)
     policy = RetryPolicy(attempts=50, base_delay=0.1, max_delay=0.1, total_timeout=0.3)
 
-    started = time.monotonic()
     with pytest.raises(LLMError) as caught:
         await LLM("gpt-4o-mini", retry=policy).complete(MESSAGES)
 
-    assert time.monotonic() - started < 1.5
     assert caught.value.kind is ErrorKind.OVERLOADED
     assert 1 < len(llm_providers.requests) < 10
+    assert sum(gaps(llm_providers.requests)) < 0.3
 
 
 async def test_attempts_bound_retries(llm_providers):
@@ -203,3 +216,35 @@ def test_backoff_is_jittered_exponential_and_capped():
     assert len({policy.delay(3) for _ in range(20)}) > 1
     assert policy.delay(1, retry_after=2.5) == 2.5
     assert policy.delay(1, retry_after=100.0) == 4.0
+
+
+@pytest.fixture
+def hang_up_port() -> Iterator[tuple[int, list[int]]]:
+    """A port that accepts connections and closes them at once, counting each one."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    accepted: list[int] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                return
+            accepted.append(1)
+            connection.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    yield listener.getsockname()[1], accepted
+    listener.close()
+
+
+async def test_dropped_connections_are_retried_exactly_attempts_times(hang_up_port, monkeypatch):
+    port, accepted = hang_up_port
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{port}/v1")
+
+    with pytest.raises(LLMError) as caught:
+        await LLM("gpt-4o-mini", retry=FAST).complete(MESSAGES)
+
+    assert caught.value.kind is ErrorKind.CONNECTION
+    assert len(accepted) == FAST.attempts
