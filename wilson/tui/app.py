@@ -1,0 +1,167 @@
+"""The Wilson app: transactions, budgets and balances on the left, the ask panel on the right.
+
+Every read and write is a tool call made in a thread worker (`call_tool`), answered with a
+message to the widget that asked; nothing on the start-up path opens the ledger or loads the agent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.message_pump import MessagePump
+from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Input, Tab, Tabs
+
+from wilson.tui.cells import records
+from wilson.tui.gateway import ToolGateway
+from wilson.tui.messages import BalancesLoaded, LedgerChanged, ToolFinished, TransactionsLoaded
+from wilson.tui.screens.help import HelpScreen
+from wilson.tui.widgets.accounts import AccountList
+from wilson.tui.widgets.ask import AskPanel
+from wilson.tui.widgets.records import BalancesView, BudgetsView
+from wilson.tui.widgets.transactions import TransactionsTable, TransactionsView
+
+VIEWS = {"transactions": "1 Transactions", "budgets": "2 Budgets", "balances": "3 Accounts"}
+
+
+class SkillWarnings(Message):
+    def __init__(self, warnings: list[str]) -> None:
+        super().__init__()
+        self.warnings = warnings
+
+
+class WilsonApp(App[None]):
+    CSS_PATH = "wilson.tcss"
+    TITLE = "Wilson"
+    SUB_TITLE = "your money, in your terminal"
+    BINDINGS = [
+        Binding("q", "quit", "Quit"),
+        Binding("question_mark", "help", "Help"),
+        Binding("1", "show('transactions')", "Transactions", show=False),
+        Binding("2", "show('budgets')", "Budgets", show=False),
+        Binding("3", "show('balances')", "Accounts", show=False),
+        Binding("a", "ask", "Ask"),
+        Binding("colon", "ask", "Ask", show=False),
+        Binding("escape", "escape", "Stop / back", show=False),
+    ]
+
+    def __init__(self, model: str | None = None) -> None:
+        super().__init__()
+        self.model = model
+        self.tools = ToolGateway(model)
+        self.categories: set[str] = set()
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Tabs(*(Tab(label, id=view) for view, label in VIEWS.items()), id="view-tabs")
+        with Horizontal(id="body"):
+            yield AccountList(id="sidebar")
+            with ContentSwitcher(initial="transactions", id="views"):
+                yield TransactionsView(id="transactions-view")
+                yield BudgetsView(id="budgets-view")
+                yield BalancesView(id="balances-view")
+            yield AskPanel(self.model, id="ask")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(TransactionsTable).focus()
+        self.refresh_data()
+        self.run_worker(self._skill_warnings, thread=True, group="start-up")
+
+    def on_unmount(self) -> None:
+        self.tools.close()
+
+    # -- tools -----------------------------------------------------------------------------------
+
+    def call_tool(self, name: str, args: dict[str, Any], reply: type[ToolFinished], to: MessagePump) -> None:
+        """Run a tool in a thread worker and post `reply(name, args, result)` to `to`."""
+        clean = {key: value for key, value in args.items() if value is not None}
+
+        def call() -> None:
+            to.post_message(reply(name, clean, self.tools.call(name, clean)))
+
+        self.run_worker(call, thread=True, group=f"tool:{name}", description=name)
+
+    def changes_data(self, tool: str) -> bool:
+        found = self.tools.tool(tool)
+        return found is None or found.changes_data
+
+    def refresh_data(self) -> None:
+        """Reload every view from the ledger (after an edit here or a run that changed data)."""
+        self.query_one(TransactionsView).reload()
+        self.query_one(BudgetsView).reload()
+        self.query_one(BalancesView).reload()
+
+    def learn_categories(self, names: Iterable[object]) -> None:
+        """Remember category names seen in results: the category picker's list (no tool lists them)."""
+        self.categories |= {str(name) for name in names if name}
+
+    def on_ledger_changed(self, message: LedgerChanged) -> None:
+        if message.error:
+            self.notify(message.error, severity="error", timeout=8)
+            return
+        self.notify(f"{message.tool.replace('_', ' ')}: done", timeout=2)
+        self.refresh_data()
+
+    def on_transactions_loaded(self, message: TransactionsLoaded) -> None:
+        if not message.error:
+            self.query_one(AccountList).add_accounts(row.get("account") for row in records(message.result))
+
+    def on_balances_loaded(self, message: BalancesLoaded) -> None:
+        if not message.error:
+            self.query_one(AccountList).add_accounts(row.get("account") or row.get("name") for row in records(message.result))
+
+    def on_account_list_chosen(self, message: AccountList.Chosen) -> None:
+        self.query_one(TransactionsView).account = message.account
+        self.action_show("transactions")
+
+    # -- start-up extras, off the start-up path ----------------------------------------------------
+
+    def _skill_warnings(self) -> None:
+        from wilson.skills import discover
+
+        warnings = discover(known_tools=self.tools.available()).warnings
+        if warnings:
+            self.post_message(SkillWarnings(warnings))
+
+    def on_skill_warnings(self, message: SkillWarnings) -> None:
+        shown = "\n".join(message.warnings[:5])
+        more = f"\n… and {len(message.warnings) - 5} more (wilson skills)" if len(message.warnings) > 5 else ""
+        self.notify(shown + more, title=f"{len(message.warnings)} skill warning(s)", severity="warning", timeout=10)
+
+    # -- keys ------------------------------------------------------------------------------------
+
+    def action_show(self, view: str) -> None:
+        self.query_one("#views", ContentSwitcher).current = f"{view}-view"
+        self.query_one(Tabs).active = view
+        self.query_one(f"#{view}-view").query_one(DataTable).focus()
+
+    def on_tabs_tab_activated(self, event: Tabs.TabActivated) -> None:
+        if event.tab.id and self.query_one("#views", ContentSwitcher).current != f"{event.tab.id}-view":
+            self.action_show(event.tab.id)
+
+    def action_ask(self) -> None:
+        self.query_one("#ask-input", Input).focus()
+
+    def action_escape(self) -> None:
+        """Esc stops a running question first; otherwise it leaves a text box for the table."""
+        ask = self.query_one(AskPanel)
+        if ask.running:
+            ask.cancel()
+        elif isinstance(self.focused, Input):
+            transactions = self.query_one(TransactionsView)
+            if self.focused.id == "search":
+                transactions.close_search()
+            else:
+                self.action_show(self.query_one("#views", ContentSwitcher).current.removesuffix("-view"))
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen([
+            ("Everywhere", self.BINDINGS),
+            ("Transactions", [*TransactionsView.BINDINGS, *TransactionsTable.BINDINGS]),
+            ("Budgets", BudgetsView.BINDINGS),
+        ]))

@@ -1,0 +1,96 @@
+"""Read-only views over a tool's list result: budgets (check_budgets) and balances (account_balances).
+
+Both render whatever columns the tool returns, so a tool adding a field shows up without a TUI change.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import DataTable, Static
+
+from wilson.tui.cells import cell, columns, records
+from wilson.tui.messages import BalancesLoaded, BudgetsLoaded, LedgerChanged, ToolFinished
+from wilson.tui.screens.budget import BudgetModal
+
+
+class RecordTable(DataTable):
+    BINDINGS = [
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+    ]
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
+
+    def show(self, rows: list[dict[str, Any]], preferred: tuple[str, ...]) -> None:
+        self.clear(columns=True)
+        keys = columns(rows, preferred)
+        for key in keys:
+            self.add_column(key.replace("_", " ").title(), key=key)
+        for row in rows:
+            self.add_row(*(cell(row.get(key)) for key in keys))
+
+
+class RecordView(Vertical):
+    """A title, an empty-state line and a table, filled from one tool's answer."""
+
+    TOOL: ClassVar[str]
+    REPLY: ClassVar[type[ToolFinished]]
+    TITLE: ClassVar[str]
+    EMPTY: ClassVar[str]
+    PREFERRED: ClassVar[tuple[str, ...]] = ()
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.TITLE, classes="view-title")
+        yield Static("Loading…", classes="view-status")
+        yield RecordTable()
+
+    def reload(self) -> None:
+        self.app.call_tool(self.TOOL, {}, self.REPLY, self)
+
+    def show_result(self, message: ToolFinished) -> list[dict[str, Any]]:
+        status = self.query_one(".view-status", Static)
+        if message.error:
+            status.update(message.error)
+            return []
+        rows = records(message.result)
+        status.update("" if rows else self.EMPTY)
+        status.display = not rows
+        self.query_one(RecordTable).show(rows, self.PREFERRED)
+        return rows
+
+
+class BudgetsView(RecordView):
+    TOOL = "check_budgets"
+    REPLY = BudgetsLoaded
+    TITLE = "Budgets this month"
+    EMPTY = "No budgets yet. Press b to set one."
+    PREFERRED = ("category", "budget", "amount", "spent", "remaining", "percent", "status")
+    BINDINGS = [Binding("b", "set_budget", "Set budget")]
+
+    def on_budgets_loaded(self, message: BudgetsLoaded) -> None:
+        rows = self.show_result(message)
+        self.app.learn_categories(row.get("category") for row in rows)
+
+    def action_set_budget(self) -> None:
+        self.app.push_screen(BudgetModal(sorted(self.app.categories)), self._set_budget)
+
+    def _set_budget(self, budget: tuple[str, str] | None) -> None:
+        if budget:
+            category, amount = budget
+            self.app.call_tool("set_budget", {"category": category, "amount": amount}, LedgerChanged, self.app)
+
+
+class BalancesView(RecordView):
+    TOOL = "account_balances"
+    REPLY = BalancesLoaded
+    TITLE = "Accounts and balances"
+    EMPTY = "No accounts yet. Import a bank export with `wilson import FILE`."
+    PREFERRED = ("account", "name", "type", "balance", "balance_date", "currency")
+
+    def on_balances_loaded(self, message: BalancesLoaded) -> None:
+        self.show_result(message)
