@@ -10,7 +10,8 @@ import pytest
 from agent_tools import CALLS, GATE, TEST_TOOLS
 
 from wilson.agent.events import Event
-from wilson.agent.loop import Agent, AgentConfig
+from wilson.agent.loop import Agent
+from wilson.config import Config
 from wilson.ledger import Ledger
 from wilson.llm import LLM, RetryPolicy
 
@@ -32,9 +33,9 @@ def ledger(wilson_home: Path) -> Ledger:
 @pytest.fixture
 def make_agent(ledger: Ledger, llm_providers, wilson_home: Path) -> Callable[..., Agent]:
     def make(model: str = "gpt-4o-mini", fallbacks: tuple[str, ...] = (), tools=None, **options: Any) -> Agent:
-        config = AgentConfig(
+        config = Config(
             model=model,
-            fallbacks=list(fallbacks),
+            fallbacks=tuple(fallbacks),
             max_iterations=options.pop("max_iterations", 10),
             token_budget=options.pop("token_budget", 100_000),
         )

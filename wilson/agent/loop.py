@@ -28,8 +28,9 @@ from wilson.agent.scratchpad import CallHistory, Scratchpad, Stopwatch, canonica
 from wilson.agent.setup import prepare
 from wilson.agent.summary import summarize
 from wilson.agent.tokens import TokenCounter
+from wilson.config import Config, load_config
 from wilson.ledger import Ledger
-from wilson.llm import LLM, Completion, ErrorKind, LLMError, RetryPolicy, ToolCall
+from wilson.llm import LLM, Completion, ErrorKind, LLMError, ToolCall
 from wilson.paths import data_dir
 from wilson.skills import SkillError
 from wilson.tools import Tool, ToolContext, load_tools, run_tool
@@ -43,16 +44,6 @@ FINAL_NOTE = (
     "or check."
 )
 OVERFLOW_KEEP = (3, 0)  # tool results kept in full on each retry after the provider's overflow
-
-
-@dataclass
-class AgentConfig:
-    """What the loop needs from the user's configuration (`wilson.config.Config` fits)."""
-
-    model: str
-    fallbacks: list[str] = field(default_factory=list)
-    max_iterations: int = 10
-    token_budget: int = 100_000
 
 
 @dataclass
@@ -111,19 +102,15 @@ class Agent:
         ledger: Ledger,
         *,
         model: str | None = None,
-        config: Any | None = None,
+        config: Config | None = None,
         llm: LLM | None = None,
         approve: Approve | None = None,
         scratchpad_dir: Path | None = None,
         tools: dict[str, Tool] | None = None,
     ) -> None:
-        if config is None:
-            from wilson.config import load_config
-
-            config = load_config(model=model)
-        self.config = config
+        self.config = config or load_config(model=model)
         self.ledger = ledger
-        self.llm = llm or LLM(config.model, fallbacks=list(config.fallbacks), retry=RetryPolicy())
+        self.llm = llm or LLM(self.config.model, fallbacks=self.config.fallbacks)
         self.approve = approve
         self.scratchpad_dir = scratchpad_dir or data_dir() / "scratchpad"
         self.tools = tools if tools is not None else load_tools()
