@@ -151,13 +151,26 @@ def _first(accounts: list[Account], *types: str, exclude: Account | None = None)
     return next((a for a in accounts if a.type in types and a is not exclude), None)
 
 
-def _schedule(accounts: list[Account], start: date, end: date) -> dict[date, list[tuple]]:
-    """The monthly events (income, bills, subscriptions, own-account transfers), by day."""
+def _schedule(accounts: list[Account], start: date, end: date, spend: dict[int, int]) -> dict[date, list[tuple]]:
+    """The monthly events (income, bills, subscriptions, own-account transfers), by day.
+
+    `spend` is each account's expected everyday spending per month (in cents): salaries, card
+    payments and top-ups are sized from it so balances and savings rates stay plausible at any
+    density (a 1M-row ledger spends far more per month than a 2,000-row one).
+    """
     checking = _first(accounts, "checking", "savings", "cash", "credit_card", "loan", "investment")
-    card = _first(accounts, "credit_card") or checking
+    cards = [a for a in accounts if a.type == "credit_card"]
+    subscribed = cards[0] if cards else checking
     savings = _first(accounts, "savings", exclude=checking)
     loan = _first(accounts, "loan")
-    foreign = [a for a in accounts if a.currency != checking.currency and a.type in ("checking", "savings")]
+    others = [a for a in accounts if a.type in ("checking", "cash") and a is not checking]
+    bills = -sum(entry[2] for entry in MONTHLY)
+    subscriptions = -sum(entry[2] for entry in SUBSCRIPTIONS)
+    card_payments = {card.id: spend.get(card.id, 0) + (subscriptions if card is subscribed else 0) for card in cards}
+    top_ups = {a.id: spend.get(a.id, 0) * 21 // 20 for a in others if a.currency == checking.currency}
+    outgoings = spend.get(checking.id, 0) + bills + sum(card_payments.values()) + sum(top_ups.values())
+    outgoings += (80000 if savings else 0) + (38000 if loan else 0)
+    salary = outgoings * 21 // 40  # half a month's outgoings plus 5%
     events: dict[date, list[tuple]] = {}
     month = date(start.year, start.month, 1)
     while month <= end:
@@ -168,19 +181,22 @@ def _schedule(accounts: list[Account], start: date, end: date) -> dict[date, lis
             if start <= when <= end:
                 events.setdefault(when, []).append(event)
 
-        on(1, ("row", checking, 520000, "ACME CORP PAYROLL", "Acme Corp", "Salary"))
-        on(15, ("row", checking, 520000, "ACME CORP PAYROLL", "Acme Corp", "Salary"))
+        on(1, ("row", checking, salary, "ACME CORP PAYROLL", "Acme Corp", "Salary"))
+        on(15, ("row", checking, salary, "ACME CORP PAYROLL", "Acme Corp", "Salary"))
         for day, category, cents, text, payee in MONTHLY:
             on(day, ("row", checking, cents, text, payee, category))
         for day, category, cents, text, payee in SUBSCRIPTIONS:
-            on(day, ("row", card, cents, text, payee, category))
-        for account in foreign:
-            on(25, ("row", account, 150000, "FREELANCE INVOICE PAID", "Client GmbH", "Other Income"))
+            on(day, ("row", subscribed, cents, text, payee, category))
+        for account in others:
+            if account.id in top_ups:
+                on(4, ("transfer", checking, account, top_ups[account.id], "Transfer", "TOP UP"))
+            else:
+                on(25, ("row", account, spend.get(account.id, 0) * 11 // 10 + 1, "FREELANCE INVOICE PAID", "Client GmbH", "Other Income"))
         if savings:
             on(2, ("transfer", checking, savings, 80000, "Savings Transfer", "MONTHLY SAVINGS"))
             on(28, ("row", savings, 1200, "INTEREST PAID", None, "Interest"))
-        if card is not checking:
-            on(20, ("transfer", checking, card, 150000, "Credit Card Payment", "CARD PAYMENT"))
+        for card in cards:
+            on(20, ("transfer", checking, card, card_payments[card.id], "Credit Card Payment", "CARD PAYMENT"))
         if loan:
             on(10, ("transfer", checking, loan, 38000, "Transfer", "LOAN PAYMENT"))
         month = date(month.year + (month.month == 12), month.month % 12 + 1, 1)
@@ -198,15 +214,20 @@ def _daily_counts(total: int, days: int, rng: random.Random) -> list[int]:
 
 def _build(accounts: list[Account], categories: dict[str, int], total: int, start: date, end: date, rng: random.Random) -> _Rows:
     rows = _Rows(categories)
-    schedule = _schedule(accounts, start, end)
-    scheduled = sum(2 if event[0] == "transfer" else 1 for events in schedule.values() for event in events)
-    days = (end - start).days + 1
-    per_day = _daily_counts(total - scheduled, days, rng)
     spenders = [a for a in accounts if a.type in ("checking", "credit_card", "cash")] or accounts
     # Weighted pools indexed by one uniform draw each: far cheaper than random.choices per row.
     account_pool = [a for a in spenders for _ in range(5 if a.type == "credit_card" else 3 if a.type == "checking" else 1)]
     kinds = [entry for entry in EVERYDAY for _ in range(entry[1])]
     spread = [rng.lognormvariate(0, 0.45) for _ in range(4096)]
+    days = (end - start).days + 1
+    # The schedule's row count does not depend on its amounts: count it first, size it second.
+    scheduled = sum(2 if e[0] == "transfer" else 1 for events in _schedule(accounts, start, end, {}).values() for e in events)
+    everyday = max(0, total - scheduled)
+    per_row = sum(kind[2] for kind in kinds) / len(kinds) * sum(spread) / len(spread)
+    per_month = everyday / (days / 30.44) * per_row
+    spend = {a.id: int(per_month * account_pool.count(a) / len(account_pool)) for a in spenders}
+    schedule = _schedule(accounts, start, end, spend)
+    per_day = _daily_counts(everyday, days, rng)
     draw = rng.random
     pending_from = end - timedelta(days=PENDING_DAYS - 1)
     for offset in range(days):
@@ -253,17 +274,21 @@ def _load(conn: sqlite3.Connection, rows: list[tuple]) -> None:
 
 
 def _set_balances(conn: sqlite3.Connection, accounts: list[Account], end: date) -> None:
-    """Statement balances for most accounts; cash and investments are left unknown on purpose."""
+    """Statement balances for most accounts; cash and investments are left unknown on purpose.
+
+    Cards and loans owe a plausible amount; other accounts hold an opening balance plus their rows.
+    """
     for account in accounts:
         if account.type in ("cash", "investment"):
             continue
         total = conn.execute(
             "SELECT COALESCE(SUM(amount), 0) FROM transactions WHERE account_id = ? AND pending = 0", (account.id,)
         ).fetchone()[0]
-        opening = {"loan": -1_800_000, "savings": 1_000_000}.get(account.type, 250_000)
+        owed = {"loan": -1_500_000, "credit_card": -184_250}.get(account.type)
+        balance = owed if owed is not None else total + (1_000_000 if account.type == "savings" else 250_000)
         conn.execute(
             "UPDATE accounts SET balance = ?, balance_date = ?, balance_source = 'statement' WHERE id = ?",
-            (opening + total, end.isoformat(), account.id),
+            (balance, end.isoformat(), account.id),
         )
 
 
@@ -290,12 +315,17 @@ def generate(
         conn.execute("PRAGMA cache_size = -262144")
         categories = {row[1]: row[0] for row in conn.execute("SELECT id, name FROM categories")}
         rng = random.Random(seed)
+        # A transfer's first leg points at the row after it; a deferred check of that self-reference
+        # scans the table per insert (there is no index on transfer_id), so check once at the end.
+        conn.execute("PRAGMA foreign_keys = OFF")
         conn.execute("BEGIN IMMEDIATE")
-        conn.execute("PRAGMA defer_foreign_keys = ON")  # a transfer's first leg points at the next row
         made = _accounts(conn, accounts)
         rows = _build(made, categories, transactions, start, end, rng)
         _load(conn, rows.rows)
         _set_balances(conn, made, end)
+        broken = conn.execute("PRAGMA foreign_key_check(transactions)").fetchone()
+        if broken:
+            raise RuntimeError(f"generated a dangling reference: {tuple(broken)}")
         conn.execute("COMMIT")
         conn.execute("ANALYZE")
         conn.execute("PRAGMA journal_mode = WAL")
