@@ -77,3 +77,13 @@ def test_start_up_loads_neither_litellm_nor_the_agent() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+async def test_skill_warnings_are_a_notification(wilson_home) -> None:
+    broken = wilson_home / "skills" / "broken"
+    broken.mkdir(parents=True)
+    (broken / "SKILL.md").write_text("no frontmatter here\n", encoding="utf-8")
+    async with WilsonApp().run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        [note] = [n for n in pilot.app._notifications if "skill warning" in n.title]
+        assert note.severity == "warning" and "SKILL.md" in note.message

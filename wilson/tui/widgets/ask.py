@@ -11,6 +11,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
+from textual.timer import Timer
 from textual.widgets import Input, Markdown, Static
 from textual.worker import Worker
 
@@ -28,10 +29,12 @@ class ToolLine(Static):
     def __init__(self, tool: str, args: dict[str, Any]) -> None:
         super().__init__(classes="tool-line running", markup=False)
         self.tool, self.args_text, self._frame = tool, _short_args(args), 0
+        self._timer: Timer | None = None
+        self._spin()
 
     def on_mount(self) -> None:
-        self._timer = self.set_interval(0.1, self._spin)
-        self._spin()
+        if self.has_class("running"):  # it may have finished before it was mounted
+            self._timer = self.set_interval(0.1, self._spin)
 
     def _spin(self) -> None:
         self._frame += 1
@@ -48,7 +51,8 @@ class ToolLine(Static):
             self._settle("failed", f"■ {self.tool} — stopped")
 
     def _settle(self, state: str, text: str) -> None:
-        self._timer.stop()
+        if self._timer is not None:
+            self._timer.stop()
         self.remove_class("running")
         self.add_class(state)
         self.update(text)

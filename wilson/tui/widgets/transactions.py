@@ -18,8 +18,8 @@ from wilson.tui.screens.confirm import ConfirmModal
 from wilson.tui.screens.edit import EditModal
 
 ROW_LIMIT = 500  # the most search_transactions returns in one call
-COLUMNS = (("mark", " "), ("date", "Date"), ("payee", "Payee / description"), ("category", "Category"),
-           ("account", "Account"), ("amount", "Amount"), ("flags", " "))
+COLUMNS = (("mark", " "), ("date", "Date"), ("payee", "Payee / description"), ("amount", "Amount"),
+           ("category", "Category"), ("account", "Account"), ("flags", " "))
 
 
 class TransactionsTable(DataTable):
@@ -79,8 +79,8 @@ class TransactionsTable(DataTable):
         name = row.get("payee") or row.get("description") or ""
         category = row.get("category") or Text("uncategorised", style="dim italic")
         flags = ("✓" if row.get("reviewed") else "") + ("…" if row.get("pending") else "")
-        return (self._mark(int(row["id"])), row.get("date", ""), name, category, row.get("account") or "",
-                amount_cell(row.get("amount")), flags)
+        return (self._mark(int(row["id"])), row.get("date", ""), name, amount_cell(row.get("amount")), category,
+                row.get("account") or "", flags)
 
 
 class TransactionsView(Vertical):
