@@ -127,7 +127,7 @@ async def test_litellm_proxy_without_key_never_sends_the_openai_key(llm_provider
 
 def test_litellm_proxy_and_ollama_default_to_localhost():
     assert resolve("litellm:my-model").api_base == "http://localhost:4000"
-    assert resolve("ollama:llama3.1").litellm_model == "ollama_chat/llama3.1"
+    assert resolve("ollama:llama3.1").api_base == "http://localhost:11434"
 
 
 @pytest.mark.parametrize(

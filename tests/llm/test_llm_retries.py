@@ -157,14 +157,16 @@ async def test_connection_refused_is_classified_retried_then_falls_back(llm_prov
     assert errors[0].retryable
 
 
-async def test_connection_refused_without_fallback_surfaces_as_connection(monkeypatch):
-    monkeypatch.setenv("OLLAMA_API_BASE", f"http://127.0.0.1:{_closed_port()}")
+async def test_connection_refused_without_fallback_names_the_endpoint(monkeypatch):
+    endpoint = f"http://127.0.0.1:{_closed_port()}"
+    monkeypatch.setenv("OLLAMA_API_BASE", endpoint)
 
     with pytest.raises(LLMError) as caught:
         await LLM("ollama:llama3.1", retry=FAST).complete(MESSAGES)
 
     assert caught.value.kind is ErrorKind.CONNECTION
-    assert "\n" not in caught.value.message
+    assert caught.value.message.startswith(f"ollama:llama3.1: could not connect to {endpoint}: ")
+    assert "\n" not in caught.value.message and "HTTP 500" not in caught.value.message
 
 
 async def test_total_time_bounds_retries_before_attempts_run_out(llm_providers):

@@ -111,17 +111,26 @@ class LLMError(Exception):
         return self.kind in TRANSIENT
 
 
-def classify(exc: BaseException, model: str) -> LLMError:
-    """Turn whatever litellm (or the transport under it) raised into an LLMError."""
+def classify(exc: BaseException, model: str, endpoint: str | None = None) -> LLMError:
+    """Turn whatever litellm (or the transport under it) raised into an LLMError.
+
+    `endpoint` is the base URL the request went to, named in connection errors so the user can
+    tell a stopped local server from a wrong `*_API_BASE`.
+    """
     if isinstance(exc, LLMError):
         return exc
     status = _status(exc)
     kind = _kind(exc, status)
+    if kind in (ErrorKind.CONNECTION, ErrorKind.TIMEOUT):
+        status = None  # litellm attaches a made-up 500 or 408 to transport failures
     detail = _one_line(getattr(exc, "message", None) or str(exc))
     if kind is ErrorKind.BAD_REQUEST and _CONTEXT_WORDING.search(detail):
         kind = ErrorKind.CONTEXT_OVERFLOW
+    summary = _SUMMARIES[kind]
+    if kind is ErrorKind.CONNECTION and endpoint:
+        summary += f" to {endpoint}"
     code = f" (HTTP {status})" if status else ""
-    message = f"{model}: {_SUMMARIES[kind]}{code}" + (f": {detail}" if detail else "")
+    message = f"{model}: {summary}{code}" + (f": {detail}" if detail else "")
     return LLMError(kind, model, message, status=status, retry_after=_retry_after(exc))
 
 

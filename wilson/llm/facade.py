@@ -50,7 +50,7 @@ class LLM:
 
     def __init__(self, model: str, fallbacks: Sequence[str] = (), retry: RetryPolicy = RetryPolicy()) -> None:
         self.model = model
-        self.fallbacks = tuple(m for m in fallbacks if m != model)
+        self.fallbacks = tuple(m for m in dict.fromkeys(fallbacks) if m != model)
         self.retry = retry
 
     def check_keys(self) -> None:
@@ -68,15 +68,15 @@ class LLM:
         """One assistant turn, from the first model in the chain that answers."""
         self.check_keys()
         chain = (self.model, *self.fallbacks)
-        for position, model in enumerate(chain):
+        for model, next_model in zip(chain, chain[1:]):
             try:
                 return await self._complete_with_retries(resolve(model), messages, tools)
             except LLMError as error:
-                if not error.retryable or position == len(chain) - 1:
+                if not error.retryable:
                     raise
                 if on_fallback is not None:
-                    on_fallback(model, chain[position + 1], error)
-        raise AssertionError("unreachable: the chain is never empty")
+                    on_fallback(model, next_model, error)
+        return await self._complete_with_retries(resolve(chain[-1]), messages, tools)
 
     async def _complete_with_retries(
         self, route: Route, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None
@@ -87,7 +87,7 @@ class LLM:
             try:
                 return await self._request(route, messages, tools)
             except Exception as exc:  # noqa: BLE001 - every failure is classified, none escapes raw
-                error = classify(exc, route.model)
+                error = classify(exc, route.model, route.api_base)
             delay = self.retry.delay(attempt, error.retry_after)
             if not error.retryable or attempt >= self.retry.attempts or time.monotonic() + delay >= deadline:
                 raise error

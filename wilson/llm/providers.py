@@ -50,7 +50,15 @@ PROVIDERS: tuple[Provider, ...] = (
         default_base="http://localhost:4000",
         key_optional=True,
     ),
-    Provider("Ollama", ("ollama:",), "ollama_chat/", (), "OLLAMA_API_BASE", key_optional=True),
+    Provider(
+        "Ollama",
+        ("ollama:",),
+        "ollama_chat/",
+        (),
+        "OLLAMA_API_BASE",
+        default_base="http://localhost:11434",
+        key_optional=True,
+    ),
 )
 
 
