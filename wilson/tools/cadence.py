@@ -1,0 +1,199 @@
+"""Finding recurring charges (subscriptions and bills) from the dates and amounts alone.
+
+A series is a payee's outflows in one currency that arrive on a regular cadence. SQL does the heavy
+part (payees with far too many rows to be a bill are dropped in a grouped count, before any row
+reaches Python); Python only looks at the few hundred plausible payees.
+
+The rules, in one place:
+- Cadences: weekly 7±2 days, biweekly 14±3, monthly 30±5, quarterly 91±12, yearly 365±20. A
+  series fits when the median gap is within tolerance and at least 75% of gaps are.
+- At least 3 charges (2 for yearly, and then the two amounts must be within 10%).
+- Amounts may vary (utility bills) but the largest is at most 2.5× the smallest. When the payee's
+  charges as a whole don't fit (two subscriptions from one company), they are split into amount
+  clusters (a new cluster starts where an amount is 25% above the previous one) and each is tried.
+- Typical amount: the median. Inactive: two or more expected dates have passed (plus tolerance)
+  with no charge.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Iterator
+
+from wilson.ledger import Ledger
+from wilson.tools.common import add_months
+
+
+@dataclass(frozen=True)
+class Cadence:
+    name: str
+    days: int
+    tolerance: int
+    months: int  # 0 for day-based cadences
+    per_year: int
+
+    def step(self, start: date, times: int) -> date:
+        return add_months(start, self.months * times) if self.months else start + timedelta(days=self.days * times)
+
+
+CADENCES = (
+    Cadence("weekly", 7, 2, 0, 52),
+    Cadence("biweekly", 14, 3, 0, 26),
+    Cadence("monthly", 30, 5, 1, 12),
+    Cadence("quarterly", 91, 12, 3, 4),
+    Cadence("yearly", 365, 20, 12, 1),
+)
+MIN_FIT = 0.75
+MAX_SPREAD = 2.5
+CLUSTER_STEP = 1.25
+FIXED_TOLERANCE = 0.05
+
+
+@dataclass
+class Series:
+    payee: str
+    currency: str
+    cadence: Cadence
+    charges: list[tuple[date, int, int, int | None]]  # (posted, amount, account_id, category_id), oldest first
+    payee_rows: int  # every outflow from this payee in the window, in this currency
+    flags: list[str] = field(default_factory=list)
+
+    @property
+    def amounts(self) -> list[int]:
+        return [charge[1] for charge in self.charges]
+
+    @property
+    def typical(self) -> int:
+        """The median charge, in minor units (the lower middle for an even count: an amount that occurred)."""
+        return statistics.median_high(self.amounts)  # amounts are negative: median_high is the smaller outflow
+
+    @property
+    def first(self) -> date:
+        return self.charges[0][0]
+
+    @property
+    def last(self) -> date:
+        return self.charges[-1][0]
+
+    @property
+    def account_id(self) -> int:
+        return self.charges[-1][2]
+
+    @property
+    def category_id(self) -> int | None:
+        return self.charges[-1][3]
+
+    def expected_after(self, day: date) -> Iterator[date]:
+        """Expected charge dates after the last one, from the first expected date past `day`."""
+        times = 1
+        while True:
+            expected = self.cadence.step(self.last, times)
+            if expected >= day:
+                yield expected
+            times += 1
+
+    def missed(self, today: date) -> int:
+        count = 0
+        while self.cadence.step(self.last, count + 1) + timedelta(days=self.cadence.tolerance) < today:
+            count += 1
+        return count
+
+    def active(self, today: date) -> bool:
+        return self.missed(today) < 2
+
+    def fixed_before_last(self) -> bool:
+        """The charges before the latest all sit within 5% of their median: a fixed price."""
+        earlier = [abs(a) for a in self.amounts[:-1]]
+        middle = statistics.median(earlier)
+        return all(abs(a - middle) <= middle * FIXED_TOLERANCE for a in earlier)
+
+    def price_rose(self) -> bool:
+        return len(self.charges) >= 3 and self.fixed_before_last() and abs(self.amounts[-1]) > abs(self.amounts[-2])
+
+    def fixed(self) -> bool:
+        size = abs(self.typical)
+        return all(abs(abs(a) - size) <= size * FIXED_TOLERANCE for a in self.amounts)
+
+
+def find_series(
+    ledger: Ledger, start: date, end: date, account_id: int | None = None, active_since: date | None = None
+) -> list[Series]:
+    """Every recurring outflow series with charges between `start` and `end`.
+
+    Two passes keep it fast without a payee index: a grouped count picks the payees with few enough
+    rows to be a bill (and, with `active_since`, a charge since then), then only their rows are read.
+    """
+    where = ("posted BETWEEN ? AND ? AND pending = 0 AND transfer_id IS NULL AND amount < 0"
+             " AND payee IS NOT NULL AND (? IS NULL OR account_id = ?)")
+    params = [start.isoformat(), end.isoformat(), account_id, account_id]
+    counts: dict[tuple[str, str], list] = {}
+    for payee, currency, count, last in ledger.conn.execute(
+        f"SELECT payee, currency, COUNT(*), MAX(posted) FROM transactions WHERE {where} GROUP BY payee, currency", params
+    ):
+        entry = counts.setdefault((payee.casefold(), currency), [0, "", []])
+        entry[0] += count
+        entry[1] = max(entry[1], last)
+        entry[2].append(payee)
+    max_rows = (end - start).days // 5 + 3  # more charges than a weekly bill could make: not a bill
+    since = active_since.isoformat() if active_since else ""
+    wanted = [p for count, last, payees in counts.values() if 2 <= count <= max_rows and last >= since for p in payees]
+    rows: dict[tuple[str, str], list] = {}
+    for chunk in (wanted[i : i + 500] for i in range(0, len(wanted), 500)):
+        for payee, currency, posted, amount, account, category in ledger.conn.execute(
+            f"SELECT payee, currency, posted, amount, account_id, category_id FROM transactions"
+            f" WHERE {where} AND payee IN ({','.join('?' * len(chunk))})",
+            [*params, *chunk],
+        ):
+            rows.setdefault((payee.casefold(), currency), []).append((date.fromisoformat(posted), amount, account, category))
+    transfer_kinds = {row[0] for row in ledger.conn.execute("SELECT id FROM categories WHERE kind = 'transfer'")}
+    found = []
+    for (key, currency), charges in rows.items():
+        charges.sort()
+        if charges[-1][3] in transfer_kinds:
+            continue  # card payments and moves to savings are transfers, not bills
+        payee = max(counts[(key, currency)][2])
+        found += _series_for(payee, currency, charges, counts[(key, currency)][0])
+    return found
+
+
+def _series_for(payee: str, currency: str, charges: list, count: int) -> list[Series]:
+    whole = _fit(charges)
+    if whole:
+        return [Series(payee, currency, whole, charges, count)]
+    found = []
+    for cluster in _amount_clusters(charges):
+        cadence = _fit(cluster)
+        if cadence:
+            found.append(Series(payee, currency, cadence, cluster, count))
+    return found
+
+
+def _amount_clusters(charges: list) -> list[list]:
+    by_size = sorted(charges, key=lambda c: -c[1])
+    clusters: list[list] = [[by_size[0]]]
+    for charge in by_size[1:]:
+        if -charge[1] * 100 > -clusters[-1][-1][1] * int(CLUSTER_STEP * 100):
+            clusters.append([])
+        clusters[-1].append(charge)
+    return [sorted(cluster) for cluster in clusters if len(cluster) >= 2]
+
+
+def _fit(charges: list) -> Cadence | None:
+    """The cadence these charges follow, or None."""
+    if len(charges) < 2:
+        return None
+    sizes = [-c[1] for c in charges]
+    if max(sizes) * 10 > min(sizes) * int(MAX_SPREAD * 10):
+        return None
+    gaps = [(b[0] - a[0]).days for a, b in zip(charges, charges[1:])]
+    middle = statistics.median(gaps)
+    for cadence in CADENCES:
+        if abs(middle - cadence.days) > cadence.tolerance:
+            continue
+        if len(charges) == 2 and (cadence.name != "yearly" or max(sizes) * 10 > min(sizes) * 11):
+            return None
+        fitting = sum(1 for gap in gaps if abs(gap - cadence.days) <= cadence.tolerance)
+        return cadence if fitting >= MIN_FIT * len(gaps) else None
+    return None
