@@ -7,6 +7,8 @@ from textual.widgets import Markdown
 from tui_helpers import SIZE, ledger_rows, needs, settle
 
 from wilson import skills
+from wilson.agent.sessions import list_sessions, load_session
+from wilson.ledger import Ledger
 from wilson.tui.app import WilsonApp
 from wilson.tui.screens.confirm import ConfirmModal
 from wilson.tui.widgets.ask import AskPanel, ToolLine
@@ -61,6 +63,9 @@ async def test_history_carries_over_between_questions(llm_providers) -> None:
         await settle(pilot)
     contents = [str(m.get("content")) for m in llm_providers.requests[-1].messages]
     assert any("first question" in c for c in contents) and any("First answer." in c for c in contents)
+    with Ledger() as ledger:
+        [saved] = list_sessions(ledger)
+        assert load_session(ledger, saved["id"]).history()[-1]["content"] == "Second answer."
 
 
 async def test_delete_needs_approval_and_no_refuses(llm_providers) -> None:

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from wilson.agent.events import Event
     from wilson.agent.loop import Agent
+    from wilson.agent.sessions import Session
 
 Approve = Callable[[str, dict[str, Any]], Awaitable[bool]]
 SKILL_PREFIX = "/skill"
@@ -39,33 +40,36 @@ def parse_question(line: str) -> Question:
 
 @dataclass
 class AgentSession:
-    """Carries the chat history from one question to the next within a TUI session."""
+    """One saved agent session per TUI session: each answered question joins the history."""
 
     model: str | None
     approve: Approve
-    history: list[dict[str, Any]] = field(default_factory=list)
     _agent: "Agent | None" = None
+    _session: "Session | None" = None
 
     async def ask(self, question: Question) -> AsyncIterator["Event"]:
-        """The agent's events for one question; a finished answer joins the history."""
+        """The agent's events for one question; an answered one is saved with the session."""
         from wilson.agent.events import Done
+        from wilson.agent.sessions import save_session
 
-        agent = self._agent or await asyncio.to_thread(self._build)
-        self._agent = agent
-        async for event in agent.run(question.text, list(self.history), skill=question.skill):
+        if self._agent is None:
+            self._agent, self._session = await asyncio.to_thread(self._build)
+        agent, session = self._agent, self._session
+        async for event in agent.run(question.text, session.history(), skill=question.skill):
             if isinstance(event, Done) and event.answer and not event.cancelled and not event.error:
-                self.history += [{"role": "user", "content": question.text},
-                                 {"role": "assistant", "content": event.answer}]
+                session.add_turn(question.text, event.answer)
+                await asyncio.to_thread(save_session, agent.ledger, session)
             yield event
 
-    def _build(self) -> "Agent":
-        """The agent on its own ledger connection; sizing its budget pre-loads the model library."""
+    def _build(self) -> tuple["Agent", "Session"]:
+        """The agent on its own ledger connection, sized here so litellm loads off the event loop."""
         from wilson.agent.loop import Agent
+        from wilson.agent.sessions import new_session
         from wilson.ledger import Ledger
 
         agent = Agent(Ledger(), model=self.model, approve=self.approve)
-        agent.budget  # noqa: B018 - sized now, in this thread, so litellm loads off the event loop
-        return agent
+        agent.budget()
+        return agent, new_session(agent.config.model)
 
     def close(self) -> None:
         if self._agent is not None:
