@@ -90,8 +90,8 @@ def _add(
         "added": rule.as_dict(),
         "amount_currency": currency,
         "matches_uncategorized_now": would,
-        "note": "run manage_rules with action=apply to categorise existing rows; new imports use it automatically"
-        if would else "no uncategorised rows match it yet",
+        "note": "run manage_rules with action=apply (or categorize_transactions) to categorise the matching rows"
+        if would else "no uncategorised rows match it yet; categorize_transactions will use it for new ones",
     }
 
 
