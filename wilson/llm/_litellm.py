@@ -6,13 +6,14 @@ import, litellm is told to use its bundled copies of the data it would otherwise
 `.env` file from whatever directory Wilson was started in. After it, telemetry and every logging
 callback are switched off: Wilson's conversations (bank transactions) must not leave the machine
 except to the provider the user chose. litellm's own log lines are cut to errors because Wilson
-reports failures itself and stray warnings would scribble over the TUI.
+reports failures itself and stray log lines or warnings would scribble over the TUI.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import warnings
 from functools import cache
 from types import ModuleType
 
@@ -41,4 +42,6 @@ def litellm() -> ModuleType:
     module._async_failure_callback = []
     for name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy"):
         logging.getLogger(name).setLevel(logging.ERROR)
+    # pydantic complains about a litellm type on the first call; it is litellm's to fix, not the user's.
+    warnings.filterwarnings("ignore", message=r".*is using the `ReadOnly` qualifier", category=UserWarning)
     return module
