@@ -7,6 +7,7 @@ answer independently.
 
 from __future__ import annotations
 
+import importlib
 import itertools
 from datetime import date
 from decimal import Decimal
@@ -14,7 +15,10 @@ from pathlib import Path
 
 from wilson.ledger import Ledger
 from wilson.money import to_minor
-from wilson.tools import ToolContext, load_tools, run_tool
+from wilson.tools import ToolContext, run_tool
+
+# The tool modules these tests exercise, imported directly so another module's state can't break them.
+TOOL_MODULES = ("importing", "categorize", "edit", "rules", "anomalies", "recurring", "memory", "export")
 
 TODAY = date(2025, 6, 30)
 _serial = itertools.count(1)
@@ -25,7 +29,8 @@ class Books:
         self.ledger = Ledger(path)
         self.today, self.model = today, model
         self.accounts: dict[str, dict] = {}
-        load_tools()
+        for module in TOOL_MODULES:
+            importlib.import_module(f"wilson.tools.{module}")
 
     def account(self, name: str, type: str = "checking", currency: str = "USD") -> dict:
         self.accounts[name] = self.ledger.create_account(name, type, currency)
