@@ -11,6 +11,10 @@ Fixtures (this module is a pytest plugin; `tests/conftest.py` loads it):
                     dummy keys set (see `point_all_providers_at`). Use this to run
                     `LLM("gpt-4o-mini")` (or any supported model) in agent-loop/tool/skill tests.
 
+    point_all_providers_at(server, monkeypatch)   the same set-up as a function, for own fixtures.
+    Keys are `DUMMY_KEYS` (distinct per provider, e.g. OPENAI_API_KEY="sk-test-openai");
+    base URLs are `server.url` plus the suffix in `PROVIDER_BASES` (e.g. OPENAI_BASE_URL=.../v1).
+
 Scripting replies (a FIFO queue; each request consumes one reply):
 
     server.reply_text("answer", usage=(12, 5))
@@ -26,7 +30,8 @@ A callable reply receives the `RecordedRequest` and returns a `Text`, `ToolCalls
 (or a plain `str`, meaning `Text`). Each reply is rendered in the wire protocol the request used:
 tool calls become OpenAI `tool_calls`, Anthropic `tool_use` blocks, Gemini `functionCall` parts or
 Ollama `message.tool_calls`. OpenAI tool-call ids are `call_1`, `call_2`, ... (Anthropic: `toolu_N`)
-numbered across the server's lifetime. Default usage is (10 input, 5 output) tokens.
+numbered across the server's lifetime; Gemini and Ollama send no ids, so litellm makes them up.
+Default usage is (10 input, 5 output) tokens.
 
 An empty queue answers 500 with a message saying so, so a test that under-scripts fails loudly.
 
@@ -89,6 +94,7 @@ class Error:
 
 Reply = Union[Text, ToolCalls, Error]
 ReplySource = Union[Reply, Callable[["RecordedRequest"], Union[Reply, str]]]
+_NumberedCalls = list[tuple[int, tuple[str, dict[str, Any]]]]  # (id number, (tool name, arguments))
 
 _DEFAULT_ERROR_MESSAGES = {
     400: "Invalid request",
@@ -255,14 +261,23 @@ class ScriptedLLMServer:
         for _ in range(times):
             self.reply(Error(status, message, dict(headers or {}), delay))
 
-    def _next_reply(self, request: RecordedRequest) -> Reply:
+    def _record(self, request: RecordedRequest) -> None:
         with self._lock:
             self.requests.append(request)
+
+    def _next_reply(self, request: RecordedRequest) -> Reply:
+        self._record(request)
+        with self._lock:
             source = self._queue.popleft() if self._queue else None
         if source is None:
             return Error(500, f"scripted_llm: no reply scripted for {request.method} {request.path} "
                               f"(model {request.model}); the queue is empty")
-        reply = source(request) if callable(source) else source
+        if not callable(source):
+            return source
+        try:
+            reply = source(request)
+        except Exception as exc:  # noqa: BLE001 - a broken test callable must fail the test, not hang up
+            return Error(500, f"scripted_llm: reply callable raised {type(exc).__name__}: {exc}")
         return Text(reply) if isinstance(reply, str) else reply
 
     def _next_call_id(self) -> int:
@@ -281,7 +296,9 @@ class ScriptedLLMServer:
         return 200, {}, _SUCCESS_RENDERERS[protocol](request, reply.text, list(zip(ids, calls)), reply.usage)
 
 
-def _openai_success(request, text, calls, usage) -> dict[str, Any]:
+def _openai_success(
+    request: RecordedRequest, text: str | None, calls: _NumberedCalls, usage: tuple[int, int]
+) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": text}
     if calls:
         message["tool_calls"] = [
@@ -298,7 +315,9 @@ def _openai_success(request, text, calls, usage) -> dict[str, Any]:
     }
 
 
-def _anthropic_success(request, text, calls, usage) -> dict[str, Any]:
+def _anthropic_success(
+    request: RecordedRequest, text: str | None, calls: _NumberedCalls, usage: tuple[int, int]
+) -> dict[str, Any]:
     content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text is not None else []
     content += [{"type": "tool_use", "id": f"toolu_{n}", "name": name, "input": args} for n, (name, args) in calls]
     return {
@@ -313,7 +332,9 @@ def _anthropic_success(request, text, calls, usage) -> dict[str, Any]:
     }
 
 
-def _gemini_success(request, text, calls, usage) -> dict[str, Any]:
+def _gemini_success(
+    request: RecordedRequest, text: str | None, calls: _NumberedCalls, usage: tuple[int, int]
+) -> dict[str, Any]:
     parts: list[dict[str, Any]] = [{"text": text}] if text is not None else []
     parts += [{"functionCall": {"name": name, "args": args}} for _, (name, args) in calls]
     return {
@@ -327,7 +348,9 @@ def _gemini_success(request, text, calls, usage) -> dict[str, Any]:
     }
 
 
-def _ollama_success(request, text, calls, usage) -> dict[str, Any]:
+def _ollama_success(
+    request: RecordedRequest, text: str | None, calls: _NumberedCalls, usage: tuple[int, int]
+) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": text or ""}
     if calls:
         message["tool_calls"] = [{"function": {"name": name, "arguments": args}} for _, (name, args) in calls]
@@ -388,8 +411,7 @@ def _handler_for(server: ScriptedLLMServer) -> type[BaseHTTPRequestHandler]:
                 protocol=_protocol(self.path),
             )
             if request.protocol is None:
-                with server._lock:
-                    server.requests.append(request)
+                server._record(request)
                 self._send(404, {}, {"error": {"message": f"scripted_llm: unknown endpoint {self.path}"}})
                 return
             reply = server._next_reply(request)

@@ -101,3 +101,12 @@ def test_context_window_from_the_local_model_map_without_keys(model, window):
 )
 def test_tokenizer_encoding(model, encoding):
     assert LLM(model).tokenizer_encoding() == encoding
+
+
+async def test_a_failing_reply_callable_is_reported_not_hung_up(llm_providers):
+    llm_providers.reply(lambda request: 1 / 0)
+
+    with pytest.raises(LLMError) as caught:
+        await LLM("gpt-4o-mini", retry=RetryPolicy(attempts=1)).complete([{"role": "user", "content": "hi"}])
+
+    assert "ZeroDivisionError" in caught.value.message
