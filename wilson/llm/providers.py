@@ -7,6 +7,12 @@ prefix are handed to litellm exactly as written (`mistral/mistral-large-latest`)
 Keys and base URLs are read here and passed to litellm explicitly, so the key Wilson checked before
 the request is the key that is sent (litellm's own lookup differs: it prefers GOOGLE_API_KEY for
 Gemini, and for the LiteLLM proxy falls back to OPENAI_API_KEY, which would leak that key).
+
+A base-URL variable is the prefix litellm appends the endpoint to (checked against litellm 1.106.0):
+OpenAI, xAI, Moonshot, DeepSeek, OpenRouter and the LiteLLM proxy append `/chat/completions`, so
+theirs end in `/v1` (`https://api.x.ai/v1`); Anthropic appends `/v1/messages` (`https://api.anthropic.com`);
+Gemini appends `/models/{model}:generateContent`, so its base ends in `/v1beta`
+(`https://generativelanguage.googleapis.com/v1beta`); Ollama appends `/api/chat`.
 """
 
 from __future__ import annotations
