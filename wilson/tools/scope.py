@@ -1,0 +1,234 @@
+"""Which transactions a question is about, and their totals by flow: shared by search and reports.
+
+One `Scope` turns the common arguments (period, account, category with its children, free text,
+amount range, uncategorised, pending) into SQL, so `search_transactions` and `spending_summary`
+can never disagree about what "Food in March on the Visa" means.
+
+`flow_totals` groups a scope by a key (category, month, account, payee) and flow (`FLOW_SQL`). For
+whole months it reads the trigger-maintained `monthly_flows` aggregate (db/003) and only the
+partial months at the edges from the rows, so a year of a million-row ledger costs a few hundred
+aggregate rows instead of a hundred thousand row reads.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal
+
+from wilson.ledger import Ledger
+from wilson.money import exponent
+from wilson.tools.common import FLOW_SQL, Period, add_months, month_end, month_start, resolve_account, resolve_category
+from wilson.tools.registry import ToolError
+
+_WORD_RE = re.compile(r"\w+")
+
+# The raw-row expression and the aggregate column for each grouping key.
+_KEYS = {
+    "category": ("t.category_id", "t.category_id"),
+    "month": ("substr(t.posted, 1, 7)", "t.month"),
+    "account": ("t.account_id", "t.account_id"),
+    "payee": ("COALESCE(NULLIF(t.payee, ''), t.description)", None),
+}
+
+
+def fts_query(text: str) -> str:
+    """User text as a safe FTS5 expression: each word a quoted prefix term, all required.
+
+    Only runs of letters and digits survive, so quotes, `*`, `NEAR`, `OR`, column filters and SQL
+    punctuation can neither break the MATCH syntax nor change its meaning.
+    """
+    words = _WORD_RE.findall(text)
+    if not words:
+        raise ToolError(f"query {text!r} has no words to search for")
+    return " ".join(f'"{word}"*' for word in words)
+
+
+@dataclass(frozen=True)
+class Scope:
+    period: Period | None = None
+    account_ids: tuple[int, ...] = ()
+    category_ids: tuple[int, ...] = ()
+    uncategorized_only: bool = False
+    include_pending: bool = False
+    match: str | None = None
+    # (currency, lowest magnitude, highest magnitude) in minor units; None leaves a side open.
+    amount_ranges: tuple[tuple[str, int | None, int | None], ...] = ()
+    filters: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def row_level_only(self) -> bool:
+        """Filters the monthly aggregate cannot answer."""
+        return bool(self.match or self.amount_ranges or self.include_pending)
+
+    def source(self) -> str:
+        """FROM clause for `where(joined=True)`: with words, drive from the FTS hits into a covering
+        index (db/003), so counting tens of thousands of hits never reads the wide table rows."""
+        if self.match:
+            return "transactions_fts JOIN transactions t INDEXED BY transactions_search ON t.id = transactions_fts.rowid"
+        return "transactions t"
+
+    def where(self, start: date | None = None, end: date | None = None, joined: bool = False) -> tuple[str, list]:
+        """WHERE conditions over rows aliased `t` (dates default to the period); `joined` when the
+        query reads from `source()`, else words are matched through a subquery."""
+        clauses, params = self._shared()
+        start = start or (self.period.start if self.period else None)
+        end = end or (self.period.end if self.period else None)
+        if start:
+            clauses.append("t.posted >= ?")
+            params.append(start.isoformat())
+        if end:
+            clauses.append("t.posted <= ?")
+            params.append(end.isoformat())
+        if not self.include_pending:
+            clauses.append("t.pending = 0")
+        if self.match:
+            clauses.append("transactions_fts MATCH ?" if joined else
+                           "t.id IN (SELECT rowid FROM transactions_fts WHERE transactions_fts MATCH ?)")
+            params.append(self.match)
+        if self.amount_ranges:
+            options = []
+            for currency, low, high in self.amount_ranges:
+                option = ["t.currency = ?"]
+                params.append(currency)
+                if low is not None:
+                    option.append("abs(t.amount) >= ?")
+                    params.append(low)
+                if high is not None:
+                    option.append("abs(t.amount) <= ?")
+                    params.append(high)
+                options.append("(" + " AND ".join(option) + ")")
+            clauses.append("(" + " OR ".join(options) + ")")
+        return " AND ".join(clauses) or "1", params
+
+    def _shared(self) -> tuple[list[str], list]:
+        """Conditions that hold for rows and aggregate rows alike (same column names)."""
+        clauses: list[str] = []
+        params: list = []
+        if self.account_ids:
+            clauses.append(f"t.account_id IN ({','.join('?' * len(self.account_ids))})")
+            params += self.account_ids
+        if self.category_ids:
+            clauses.append(f"t.category_id IN ({','.join('?' * len(self.category_ids))})")
+            params += self.category_ids
+        if self.uncategorized_only:
+            clauses.append("t.category_id IS NULL")
+        return clauses, params
+
+
+def build_scope(
+    ledger: Ledger, span: Period | None, *, account: str | None = None, category: str | None = None,
+    uncategorized_only: bool = False, include_pending: bool = False, query: str | None = None,
+    min_amount: Decimal | None = None, max_amount: Decimal | None = None,
+) -> Scope:
+    """Resolve names and check arguments once, for every tool that filters transactions."""
+    if category and uncategorized_only:
+        raise ToolError("use either category or uncategorized_only, not both")
+    account_row = resolve_account(ledger, account) if account else None
+    category_row = resolve_category(ledger, category) if category else None
+    ranges = _amount_ranges(ledger, account_row, min_amount, max_amount)
+    filters = {
+        "account": account_row["name"] if account_row else None,
+        "category": category_row["name"] if category_row else None,
+        "query": query.strip() if query and query.strip() else None,
+        "min_amount": str(min_amount) if min_amount is not None else None,
+        "max_amount": str(max_amount) if max_amount is not None else None,
+        "uncategorized_only": uncategorized_only,
+        "include_pending": include_pending,
+    }
+    return Scope(
+        period=span,
+        account_ids=(account_row["id"],) if account_row else (),
+        category_ids=tuple(ledger.category_with_children(category_row["id"])) if category_row else (),
+        uncategorized_only=uncategorized_only,
+        include_pending=include_pending,
+        match=fts_query(query) if filters["query"] else None,
+        amount_ranges=ranges,
+        filters={k: v for k, v in filters.items() if v not in (None, False)},
+    )
+
+
+def _amount_ranges(
+    ledger: Ledger, account_row: dict | None, low: Decimal | None, high: Decimal | None
+) -> tuple[tuple[str, int | None, int | None], ...]:
+    """Magnitude bounds per currency in minor units.
+
+    With an account the bounds must fit its currency exactly. Without one they must fit the
+    finest currency in the ledger; coarser currencies (JPY) round the bounds inward, never outward.
+    """
+    if low is None and high is None:
+        return ()
+    for name, value in (("min_amount", low), ("max_amount", high)):
+        if value is not None and value < 0:
+            raise ToolError(f"{name} compares the size of an amount; give it without a sign ({-value})")
+    if low is not None and high is not None and high < low:
+        raise ToolError(f"max_amount {high} is below min_amount {low}")
+    currencies = [account_row["currency"]] if account_row else [
+        row["currency"] for row in ledger.query("SELECT DISTINCT currency FROM transactions")
+    ] or ["USD"]
+    finest = max(exponent(c) for c in currencies)
+    for name, value in (("min_amount", low), ("max_amount", high)):
+        if value is not None and value.as_tuple().exponent < -finest:
+            raise ToolError(f"{name}: {value} has more than {finest} decimals")
+
+    def minor(value: Decimal | None, currency: str, rounding: str) -> int | None:
+        return None if value is None else int(value.scaleb(exponent(currency)).to_integral_value(rounding))
+
+    return tuple(
+        (c, minor(low, c, ROUND_CEILING), minor(high, c, ROUND_FLOOR)) for c in sorted(set(currencies))
+    )
+
+
+def _month_split(span: Period) -> tuple[tuple[str, str] | None, list[tuple[date, date]]]:
+    """Whole months inside the period (as YYYY-MM bounds) and the partial edges to read row by row."""
+    first = span.start if span.start.day == 1 else add_months(month_start(span.start), 1)
+    last = span.end if span.end == month_end(span.end) else month_start(span.end) - timedelta(days=1)
+    if first > last:
+        return None, [(span.start, span.end)]
+    edges = []
+    if span.start < first:
+        edges.append((span.start, first - timedelta(days=1)))
+    if last < span.end:
+        edges.append((last + timedelta(days=1), span.end))
+    return (first.isoformat()[:7], last.isoformat()[:7]), edges
+
+
+def flow_totals(ledger: Ledger, scope: Scope, key: str) -> list[dict]:
+    """Sum and count per (key, currency, flow) over the scope; flow per `FLOW_SQL`."""
+    raw_key, aggregate_key = _KEYS[key]
+    if scope.period is None or scope.row_level_only or aggregate_key is None:
+        where, params = scope.where()
+        return _grouped(ledger, f"SELECT {raw_key} AS key, t.currency, t.transfer_id, t.amount, 1 AS count, t.category_id"
+                        f" FROM transactions t WHERE {where}", params)
+    months, edges = _month_split(scope.period)
+    parts, params = [], []
+    if months:
+        shared, shared_params = scope._shared()
+        clauses = " AND ".join(["t.month BETWEEN ? AND ?", *shared])
+        parts.append(f"SELECT {aggregate_key} AS key, t.currency, t.transfer_id, t.amount, t.count, t.category_id"
+                     f" FROM monthly_flow_rows t WHERE {clauses}")
+        params += [*months, *shared_params]
+    for start, end in edges:
+        where, where_params = scope.where(start, end)
+        parts.append(f"SELECT {raw_key} AS key, t.currency, t.transfer_id, t.amount, 1 AS count, t.category_id"
+                     f" FROM transactions t WHERE {where}")
+        params += where_params
+    return _grouped(ledger, " UNION ALL ".join(parts), params)
+
+
+def _grouped(ledger: Ledger, source: str, params: list) -> list[dict]:
+    return ledger.query(
+        f"SELECT t.key, t.currency, {FLOW_SQL} AS flow, SUM(t.amount) AS amount, SUM(t.count) AS count"
+        f" FROM ({source}) t LEFT JOIN categories c ON c.id = t.category_id"
+        " GROUP BY t.key, t.currency, flow",
+        params,
+    )
+
+
+def percent(part: int | Decimal, whole: int | Decimal) -> str | None:
+    """`part / whole` as a percentage string rounded half-up to one decimal ("12.5%"), exact until then."""
+    if not whole:
+        return None
+    value = (Decimal(part) * 100 / Decimal(whole)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+    return f"{value}%"

@@ -1,0 +1,97 @@
+"""search_transactions: find rows by words, account, category, dates, size and state."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from typing import Annotated
+
+from wilson.tools.common import clamp_limit, covered, money, period
+from wilson.tools.registry import ToolContext, tool
+from wilson.tools.scope import Scope, build_scope
+
+
+@tool(
+    description="""
+    Find individual transactions. Filters combine: `query` (words matched against description and
+    payee, each word as a prefix: "starb" finds STARBUCKS), account, category (includes its
+    subcategories), start_date/end_date, min_amount/max_amount (the size of the amount, ignoring
+    its sign), uncategorized_only, include_pending (pending rows are left out unless asked).
+    Returns the newest rows first (at most `limit`), plus `count` and `sum` per currency over ALL
+    matches, not just the rows shown. Use it to look up, list or check specific transactions;
+    for totals by category, payee or month use spending_summary instead (it separates spending,
+    income and transfers). Amounts are outflow-negative decimal strings.
+    """
+)
+def search_transactions(
+    ctx: ToolContext,
+    query: Annotated[str | None, "words to find in the description or payee"] = None,
+    account: Annotated[str | None, "account name"] = None,
+    category: Annotated[str | None, "category name; its subcategories are included"] = None,
+    start_date: Annotated[date | None, "first day, inclusive"] = None,
+    end_date: Annotated[date | None, "last day, inclusive"] = None,
+    min_amount: Annotated[Decimal | None, "smallest size of amount, e.g. 100 finds -150.00 and 120.00"] = None,
+    max_amount: Annotated[Decimal | None, "largest size of amount"] = None,
+    uncategorized_only: Annotated[bool, "only rows without a category"] = False,
+    include_pending: Annotated[bool, "also rows not yet posted"] = False,
+    limit: Annotated[int | None, "most rows to list (default 50, max 500)"] = None,
+) -> dict:
+    cap = clamp_limit(limit)
+    span = period(start_date, end_date, ctx.today, default="all") if start_date or end_date else None
+    scope = build_scope(
+        ctx.ledger, span, account=account, category=category, uncategorized_only=uncategorized_only,
+        include_pending=include_pending, query=query, min_amount=min_amount, max_amount=max_amount,
+    )
+    where, params = scope.where(joined=True)
+    totals = ctx.ledger.query(
+        f"SELECT t.currency, COUNT(*) AS count, SUM(t.amount) AS total, MIN(t.posted) AS first, MAX(t.posted) AS last"
+        f" FROM {scope.source()} WHERE {where} GROUP BY t.currency ORDER BY t.currency",
+        params,
+    )
+    rows = _page(ctx, scope, sum(row["count"] for row in totals), cap)
+    count = sum(row["count"] for row in totals)
+    for row in rows:
+        row["amount"] = money(row["amount"], row["currency"])
+        row["pending"] = bool(row["pending"])
+    result: dict = {
+        "transactions": rows,
+        "count": count,
+        "sum": {row["currency"]: money(row["total"], row["currency"]) for row in totals},
+        "shown": len(rows),
+    }
+    if count > len(rows):
+        result["truncated"] = f"showing the newest {len(rows)} of {count}; narrow the filters or raise limit"
+    if span is None and totals:
+        span_dates = (min(row["first"] for row in totals), max(row["last"] for row in totals))
+        result["covered"] = covered(None, count, [row["currency"] for row in totals], **scope.filters)
+        result["covered"].update(start_date=span_dates[0], end_date=span_dates[1], dates="all matching")
+    else:
+        result["covered"] = covered(span, count, [row["currency"] for row in totals], **scope.filters)
+    return result
+
+
+# With many hits, walking the date index newest-first and probing the hits is cheaper than sorting
+# them all: expected rows walked = ledger rows x limit / hits; below this the walk is chosen.
+WALK_BUDGET = 50_000
+
+
+def _page(ctx: ToolContext, scope: Scope, hits: int, cap: int) -> list[dict]:
+    """The newest `cap` matching rows with their names, by the cheaper of two plans."""
+    if not hits:
+        return []
+    rows_in_ledger = ctx.ledger.scalar("SELECT MAX(id) FROM transactions") or 0
+    if scope.match and rows_in_ledger * cap <= WALK_BUDGET * hits:
+        where, params = scope.where()
+        source = "transactions t INDEXED BY transactions_posted"
+    else:
+        where, params = scope.where(joined=True)
+        source = scope.source()
+    ids = [row["id"] for row in ctx.ledger.query(
+        f"SELECT t.id FROM {source} WHERE {where} ORDER BY t.posted DESC, t.id DESC LIMIT ?", [*params, cap])]
+    return ctx.ledger.query(
+        "SELECT t.id, t.posted AS date, t.description, t.payee, t.amount, t.currency, c.name AS category,"
+        " a.name AS account, t.pending FROM transactions t JOIN accounts a ON a.id = t.account_id"
+        f" LEFT JOIN categories c ON c.id = t.category_id WHERE t.id IN ({','.join('?' * len(ids))})"
+        " ORDER BY t.posted DESC, t.id DESC",
+        ids,
+    )
