@@ -1,7 +1,8 @@
 """Things worth a second look: duplicate charges, spending spikes, new payees, price rises.
 
-Each check is one grouped SQL pass over the period (plus the history it compares against), so the
-tool stays fast on large ledgers; Python only sees the aggregates and the few suspicious rows.
+Each check is one grouped SQL pass over the period (spikes read the maintained `monthly_flows`
+aggregate for their history), so the tool stays fast on large ledgers; Python only sees the
+aggregates and the few suspicious rows.
 Thresholds, in one place:
 - duplicate: same account, payee, amount and currency, within 3 days, not the same bank id. Rows
   from one import can both be real (two coffees), so every hit is a *possible* duplicate.
@@ -95,12 +96,12 @@ def spikes(ctx: ToolContext, span: Period, account_id: int | None) -> list[dict]
     monthly: dict[tuple[int, str], dict[str, int]] = defaultdict(dict)
     for category_id, currency, month, spent in ctx.ledger.conn.execute(
         f"""
-        SELECT t.category_id, t.currency, substr(t.posted, 1, 7), -SUM(t.amount)
-        FROM transactions t JOIN categories c ON c.id = +t.category_id  -- the date index beats the category one here
-        WHERE t.posted BETWEEN ? AND ? AND t.pending = 0 AND (? IS NULL OR +t.account_id = ?) AND ({FLOW_SQL}) = 'spending'
-        GROUP BY substr(t.posted, 1, 7), t.category_id, t.currency
+        SELECT t.category_id, t.currency, t.month, -SUM(t.amount)
+        FROM monthly_flow_rows t JOIN categories c ON c.id = t.category_id  -- the maintained monthly aggregate
+        WHERE t.month BETWEEN ? AND ? AND (? IS NULL OR t.account_id = ?) AND ({FLOW_SQL}) = 'spending'
+        GROUP BY t.month, t.category_id, t.currency
         """,
-        (history_start.isoformat(), span.end.isoformat(), account_id, account_id),
+        (history_start.strftime("%Y-%m"), span.end.strftime("%Y-%m"), account_id, account_id),
     ):
         monthly[(category_id, currency)][month] = spent
     names = {row["id"]: row["name"] for row in ctx.ledger.categories()}
