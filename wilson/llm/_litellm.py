@@ -32,7 +32,6 @@ def litellm() -> ModuleType:
         os.environ.setdefault(name, value)
     import litellm as module
 
-    module.telemetry = False  # gone from litellm 1.106 (no effect there); kept for older releases
     module.suppress_debug_info = True
     module.success_callback = []
     module.failure_callback = []

@@ -196,12 +196,18 @@ def run_tool(name: str, args: dict | None, ctx: ToolContext) -> dict:
 
 def validate_args(found: Tool, args: dict) -> str | None:
     """A one-line description of what is wrong with the arguments, or None."""
-    errors = sorted(_validator(found.parameters).iter_errors(args), key=lambda e: list(e.path))
+    validator = _VALIDATORS.get(found.name)
+    if validator is None or validator.schema is not found.parameters:
+        validator = _VALIDATORS[found.name] = _validator(found.parameters)
+    errors = sorted(validator.iter_errors(args), key=lambda e: list(e.path))
     if not errors:
         return None
     first = errors[0]
     where = ".".join(str(p) for p in first.path)
     return f"invalid arguments for {found.name}: {where + ': ' if where else ''}{first.message}"
+
+
+_VALIDATORS: dict[str, Any] = {}  # building a validator costs ~2 ms; a tool's schema never changes
 
 
 def _validator(schema: dict) -> Any:
