@@ -105,6 +105,7 @@ class WilsonApp(App[None]):
             self.notify(message.error, severity="error", timeout=8)
             return
         self.notify(f"{message.tool.replace('_', ' ')}: done", timeout=2)
+        self.query_one(TransactionsTable).learn(records(message.result))
         self.refresh_data()
 
     def on_transactions_loaded(self, message: TransactionsLoaded) -> None:

@@ -69,7 +69,7 @@ class BudgetsView(RecordView):
     REPLY = BudgetsLoaded
     TITLE = "Budgets this month"
     EMPTY = "No budgets yet. Press b to set one."
-    PREFERRED = ("category", "budget", "amount", "spent", "remaining", "percent", "status")
+    PREFERRED = ("category", "budget", "spent", "remaining", "used", "projected", "status")
     BINDINGS = [Binding("b", "set_budget", "Set budget")]
 
     def on_budgets_loaded(self, message: BudgetsLoaded) -> None:
@@ -90,7 +90,7 @@ class BalancesView(RecordView):
     REPLY = BalancesLoaded
     TITLE = "Accounts and balances"
     EMPTY = "No accounts yet. Import a bank export with `wilson import FILE`."
-    PREFERRED = ("account", "name", "type", "balance", "balance_date", "currency")
+    PREFERRED = ("account", "name", "type", "balance", "currency", "as_of")
 
     def on_balances_loaded(self, message: BalancesLoaded) -> None:
         self.show_result(message)

@@ -17,6 +17,7 @@ from wilson.tui.screens.category import CategoryModal
 from wilson.tui.screens.confirm import ConfirmModal
 from wilson.tui.screens.edit import EditModal
 
+LEARNED = ("reviewed", "notes")  # not in every search_transactions row, but in update_transaction's
 ROW_LIMIT = 500  # the most search_transactions returns in one call
 COLUMNS = (("mark", " "), ("date", "Date"), ("payee", "Payee / description"), ("amount", "Amount"),
            ("category", "Category"), ("account", "Account"), ("flags", " "))
@@ -35,15 +36,22 @@ class TransactionsTable(DataTable):
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
         self.rows_by_id: dict[int, dict[str, Any]] = {}
         self.marked: set[int] = set()
+        self.learned: dict[int, dict[str, Any]] = {}
 
     def on_mount(self) -> None:
         for key, label in COLUMNS:
             self.add_column(label, key=key)
 
+    def learn(self, rows: list[dict[str, Any]]) -> None:
+        """Keep fields a search row may lack (reviewed, notes) from an edit tool's answer."""
+        for row in rows:
+            if "id" in row:
+                self.learned[int(row["id"])] = {k: row[k] for k in LEARNED if k in row}
+
     def show(self, rows: list[dict[str, Any]]) -> None:
         """Replace the rows, keeping the cursor on the same transaction when it is still there."""
         current = self.current_id()
-        self.rows_by_id = {int(row["id"]): row for row in rows if "id" in row}
+        self.rows_by_id = {int(row["id"]): {**self.learned.get(int(row["id"]), {}), **row} for row in rows if "id" in row}
         self.marked &= set(self.rows_by_id)
         self.clear()
         for tx_id, row in self.rows_by_id.items():
@@ -139,8 +147,11 @@ class TransactionsView(Vertical):
     def _status(self, result: dict[str, Any], shown: int) -> str:
         count = result.get("count", shown)
         parts = [f"{count} transaction{'s' if count != 1 else ''}"]
-        if result.get("sum") is not None:
-            parts.append(f"sum {result['sum']}")
+        total = result.get("sum")
+        if isinstance(total, dict):
+            parts += [f"sum {amount} {currency}" for currency, amount in total.items()]
+        elif total is not None:
+            parts.append(f"sum {total}")
         if shown < count:
             parts.append(f"showing {shown}")
         parts += [f"search “{self.search_text}”"] if self.search_text else []
