@@ -79,10 +79,9 @@ class WilsonApp(App[None]):
 
     def call_tool(self, name: str, args: dict[str, Any], reply: type[ToolFinished], to: MessagePump) -> None:
         """Run a tool in a thread worker and post `reply(name, args, result)` to `to`."""
-        clean = {key: value for key, value in args.items() if value is not None}
 
         def call() -> None:
-            to.post_message(reply(name, clean, self.tools.call(name, clean)))
+            to.post_message(reply(name, args, self.tools.call(name, args)))
 
         self.run_worker(call, thread=True, group=f"tool:{name}", description=name)
 

@@ -117,23 +117,17 @@ class TransactionsView(Vertical):
         return self.query_one(TransactionsTable)
 
     def filters(self) -> dict[str, Any]:
-        return {"query": self.search_text or None, "account": self.account,
-                "uncategorized_only": self.uncategorized or None, "limit": ROW_LIMIT}
+        """search_transactions' arguments for the current filters (only the ones in use)."""
+        wanted = {"query": self.search_text, "account": self.account, "uncategorized_only": self.uncategorized}
+        return {**{key: value for key, value in wanted.items() if value}, "limit": ROW_LIMIT}
 
     def reload(self) -> None:
         self.app.call_tool("search_transactions", self.filters(), TransactionsLoaded, self)
 
-    def watch_search_text(self) -> None:
-        self.reload()
-
-    def watch_account(self) -> None:
-        self.reload()
-
-    def watch_uncategorized(self) -> None:
-        self.reload()
+    watch_search_text = watch_account = watch_uncategorized = reload
 
     def on_transactions_loaded(self, message: TransactionsLoaded) -> None:
-        if message.args != {k: v for k, v in self.filters().items() if v is not None}:
+        if message.args != self.filters():
             return  # an answer to filters that have since changed
         if message.error:
             self.notify(message.error, severity="error")
