@@ -176,7 +176,7 @@ def cash_flow(
     cap = clamp_limit(limit)
     span = period(start_date, end_date, ctx.today, default="year")
     scope = build_scope(ctx.ledger, span, account=account)
-    totals, count = monthly_flows(ctx.ledger, scope)
+    totals, counts = monthly_flows(ctx.ledger, scope)
     months = _months(span)
     blocks = []
     for currency in sorted(totals):
@@ -196,22 +196,22 @@ def cash_flow(
     result: dict = {"by_currency": blocks}
     if not blocks:
         result["note"] = "no posted transactions in this period"
-    result["covered"] = covered(span, count, sorted(totals), **scope.filters)
+    result["covered"] = covered(span, sum(counts.values()), sorted(totals), **scope.filters)
     return result
 
 
-def monthly_flows(ledger: Ledger, scope: Scope) -> tuple[dict[str, dict[str, dict[str, int]]], int]:
-    """{currency: {YYYY-MM: {"income", "spending"}}} (spending positive) and the row count used."""
+def monthly_flows(ledger: Ledger, scope: Scope) -> tuple[dict[str, dict[str, dict[str, int]]], dict[str, int]]:
+    """{currency: {YYYY-MM: {"income", "spending"}}} (spending positive) and rows used per currency."""
     totals: dict[str, dict[str, dict[str, int]]] = defaultdict(lambda: defaultdict(lambda: {"income": 0, "spending": 0}))
-    count = 0
+    counts: dict[str, int] = defaultdict(int)
     for row in flow_totals(ledger, scope, "month"):
-        count += row["count"]
+        counts[row["currency"]] += row["count"]
         month = totals[row["currency"]][row["key"]]
         if row["flow"] == "income":
             month["income"] += row["amount"]
         elif row["flow"] == "spending":
             month["spending"] -= row["amount"]
-    return totals, count
+    return totals, counts
 
 
 def _months(span: Period) -> list[str]:
