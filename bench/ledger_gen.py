@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
 
+from wilson.ledger.budgets import rebuild_monthly_flows
 from wilson.ledger.db import open_ledger
 
 # (name, type, currency): the first K are used; more than 12 repeat with a numeric suffix.
@@ -258,7 +259,7 @@ def _build(accounts: list[Account], categories: dict[str, int], total: int, star
 
 def _load(conn: sqlite3.Connection, rows: list[tuple]) -> None:
     """Insert with the `transactions` triggers and indexes dropped, then restore them from their own
-    stored SQL and rebuild the FTS index once: building an index after the load is far cheaper than
+    stored SQL and rebuild the FTS index and the monthly aggregate once: building an index after the load is far cheaper than
     maintaining it row by row."""
     derived = conn.execute(
         "SELECT type, name, sql FROM sqlite_master WHERE type IN ('trigger', 'index') "
@@ -271,6 +272,7 @@ def _load(conn: sqlite3.Connection, rows: list[tuple]) -> None:
     for _, _, sql in derived:
         conn.execute(sql)
     conn.execute("INSERT INTO transactions_fts(transactions_fts) VALUES ('rebuild')")
+    rebuild_monthly_flows(conn)
 
 
 def _set_balances(conn: sqlite3.Connection, accounts: list[Account], end: date) -> None:
