@@ -280,3 +280,16 @@ def test_accounts_named_by_the_file_get_a_fitting_type(fixture_path) -> None:  #
         assert sorted(summary.accounts) == ["Checking", "Savings"]
         types = {a["name"]: a["type"] for a in ledger.accounts()}
         assert types == {"Checking": "checking", "Savings": "savings"}
+
+
+def test_cli_import_categorises_known_merchants_and_card_payments(fixture_path) -> None:  # type: ignore[no-untyped-def]
+    runner = CliRunner()
+    out = runner.invoke(main, ["import", "--json", str(fixture_path("written/chase_credit.csv"))])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output)["categorized"] >= 1
+    with Ledger() as ledger:
+        payment = ledger.query_one(
+            "SELECT c.name, c.kind FROM transactions t JOIN categories c ON c.id = t.category_id"
+            " WHERE t.description LIKE 'Payment Thank You%'"
+        )
+    assert payment == {"name": "Credit Card Payment", "kind": "transfer"}

@@ -32,6 +32,12 @@ class LazyGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("wilson: interrupted", err=True)
             ctx.exit(130)
+        except BrokenPipeError:  # `wilson tools | head`: the reader left; nothing to report
+            import os
+            import sys
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            ctx.exit(0)
         except Exception as exc:  # the last line of defence: never show a traceback
             log = _log_traceback()
             click.echo(f"wilson: unexpected error: {type(exc).__name__}: {exc} (details in {log})", err=True)

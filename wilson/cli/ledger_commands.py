@@ -52,6 +52,8 @@ def import_command(
 def _import(ledger, paths, account, forced_format, dry_run, skip_bad, as_json) -> None:  # type: ignore[no-untyped-def]
     from wilson.importers.model import ImportRefused
     from wilson.importers.pipeline import import_file
+    from wilson.tools.importing import categorize_batch
+    from wilson.tools.registry import ToolContext
 
     summaries, failures = [], []
     for path in paths:
@@ -64,9 +66,10 @@ def _import(ledger, paths, account, forced_format, dry_run, skip_bad, as_json) -
             continue
         except KeyboardInterrupt:
             fail(f"{path}: interrupted; nothing from this file was written", code=130)
-        summaries.append(summary.as_dict())
+        categorized = 0 if dry_run else categorize_batch(ToolContext(ledger), summary.batch_id)
+        summaries.append({**summary.as_dict(), "categorized": categorized})
         if not as_json:
-            _print_summary(summary)
+            _print_summary(summary, categorized)
     if as_json:
         print_json(summaries if len(paths) > 1 else (summaries[0] if summaries else {"errors": failures}))
     if failures:
@@ -101,7 +104,7 @@ class _progress:
             self._progress.stop()
 
 
-def _print_summary(summary) -> None:  # type: ignore[no-untyped-def]
+def _print_summary(summary, categorized: int) -> None:  # type: ignore[no-untyped-def]
     verb = "would add" if summary.dry_run else "added"
     click.echo(f"{summary.path} ({summary.format}) → {', '.join(summary.accounts)}")
     click.echo(
@@ -112,6 +115,7 @@ def _print_summary(summary) -> None:  # type: ignore[no-untyped-def]
     )
     click.echo(f"  dates {summary.first_date} … {summary.last_date}"
                + (f", transfers linked {summary.transfers_linked}" if summary.transfers_linked else "")
+               + (f", categorised {categorized}" if categorized else "")
                + (f", batch {summary.batch_id} (undo: wilson import --undo {summary.batch_id})" if summary.batch_id else ""))
     for line in summary.skipped_bad:
         click.echo(f"  skipped {line}")

@@ -80,6 +80,10 @@ MERCHANTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("Hotels", "out", ("marriott", "hilton", "hyatt", "airbnb", "booking.com", "expedia", "holiday inn", "premier inn")),
     ("Fees", "out", ("overdraft", "monthly service fee", "atm fee", "foreign transaction fee", "interest charge", "late fee")),
     ("Charity", "out", ("red cross", "unicef", "oxfam", "wikimedia", "gofundme")),
+    ("Credit Card Payment", "any", (
+        "payment thank you", "payment - thank you", "payment received", "autopay", "auto pay", "crd autopay",
+        "card payment", "credit card payment", "epay", "applecard gsbank", "kreditkartenabrechnung",
+    )),
     ("Salary", "in", ("payroll", "salary", "direct dep", "gehalt", "lohn", "adp")),
     ("Interest", "in", ("interest", "zinsen", "int paid")),
     ("Refunds", "in", ("refund", "reversal", "erstattung")),
