@@ -107,3 +107,14 @@ def test_tool_flags(hard_books):
     assert REGISTRY["set_budget"].changes_data and REGISTRY["update_balance"].changes_data
     assert all(REGISTRY[name].read_only for name in ("check_budgets", "account_balances", "search_transactions",
                                                      "spending_summary", "cash_flow", "affordability_check"))
+
+
+def test_limits_cap_lists_not_counts(hard_books):
+    for name in ("Groceries", "Dining", "Food"):
+        hard_books.run("set_budget", category=name, amount="30")
+    result = hard_books.run("check_budgets", limit=1)
+    assert len(result["budgets"]) == 1 and result["count"] == 3
+    assert result["over_budget"] == 3  # Groceries 45.20, Dining 40.00, Food 95.20: all over 30
+    balances = hard_books.run("account_balances", limit=2)
+    assert len(balances["accounts"]) == 2 and balances["count"] == 5
+    assert hard_books.run("account_balances", limit=0)["error"]

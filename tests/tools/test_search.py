@@ -94,3 +94,10 @@ def test_unknown_account_and_category_come_with_suggestions(hard_books):
     result = hard_books.run("search_transactions", category="Groceriez")
     assert result["error"]["type"] == "not_found" and "Groceries" in result["error"]["suggestions"]
     assert hard_books.run("search_transactions", category="groceries")["count"] == 4
+
+
+def test_one_sided_date_ranges(hard_books):
+    before = hard_books.run("search_transactions", query="whole foods", end_date="2025-05-31")
+    assert before["count"] == 2 and before["covered"]["start_date"] == "2025-04-10"
+    after = hard_books.run("search_transactions", query="whole foods", start_date="2025-05-01")
+    assert after["count"] == 2 and after["covered"]["end_date"] == "2025-06-18"

@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import Annotated
 
 from wilson.ledger import Ledger
-from wilson.tools.common import covered, money, resolve_account, to_minor_units
+from wilson.tools.common import clamp_limit, covered, money, resolve_account, to_minor_units
 from wilson.tools.registry import ToolContext, ToolError, tool
 
 LIABILITY_TYPES = ("credit_card", "loan")
@@ -68,7 +68,9 @@ def _account_entry(row: dict) -> dict:
 def account_balances(
     ctx: ToolContext,
     account: Annotated[str | None, "only this account"] = None,
+    limit: Annotated[int | None, "most accounts to list (default 50); net worth covers all"] = None,
 ) -> dict:
+    cap = clamp_limit(limit)
     only = resolve_account(ctx.ledger, account)["id"] if account else None
     rows = known_balances(ctx.ledger, only)
     worth: dict[str, dict[str, int]] = defaultdict(lambda: {"assets": 0, "liabilities": 0})
@@ -77,7 +79,8 @@ def account_balances(
         if amount is not None:
             worth[row["currency"]]["liabilities" if row["type"] in LIABILITY_TYPES else "assets"] += amount
     result: dict = {
-        "accounts": [_account_entry(row) for row in rows],
+        "accounts": [_account_entry(row) for row in rows[:cap]],
+        "count": len(rows),
         "net_worth": [
             {"currency": cur, "assets": money(v["assets"], cur), "liabilities": money(-v["liabilities"], cur),
              "net_worth": money(v["assets"] + v["liabilities"], cur)}

@@ -7,7 +7,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Annotated
 
 from wilson.ledger import budgets as budget_store
-from wilson.tools.common import Period, covered, money, month_end, month_start, resolve_category, to_minor_units
+from wilson.tools.common import Period, clamp_limit, covered, money, month_end, month_start, resolve_category, to_minor_units
 from wilson.tools.registry import ToolContext, ToolError, tool
 from wilson.tools.scope import Scope, flow_totals, percent
 
@@ -63,7 +63,9 @@ def check_budgets(
     ctx: ToolContext,
     month: Annotated[date | None, "any day in the month to check (default: today)"] = None,
     category: Annotated[str | None, "only this budget's category"] = None,
+    limit: Annotated[int | None, "most budgets to list (default 50)"] = None,
 ) -> dict:
+    cap = clamp_limit(limit)
     day = month or ctx.today
     span = Period(month_start(day), month_end(day))
     only = resolve_category(ctx.ledger, category)["id"] if category else None
@@ -81,8 +83,13 @@ def check_budgets(
             key = (row["key"], row["currency"])
             spent[key] = spent.get(key, 0) - row["amount"]
     current = span.start <= ctx.today <= span.end
-    rows = [_budget_row(ctx, b, spent, span, current) for b in budgets]
-    result: dict = {"budgets": rows, "month": span.start.isoformat()[:7]}
+    trees = {b["category_id"]: ctx.ledger.category_with_children(b["category_id"]) for b in budgets}
+    used = {b["category_id"]: sum(spent.get((cid, b["currency"]), 0) for cid in trees[b["category_id"]])
+            for b in budgets}
+    rows = [_budget_row(ctx, b, used[b["category_id"]], trees[b["category_id"]], spent, span, current)
+            for b in budgets[:cap]]
+    result: dict = {"budgets": rows, "month": span.start.isoformat()[:7], "count": len(budgets),
+                    "over_budget": sum(1 for b in budgets if used[b["category_id"]] > b["amount"])}
     if not rows:
         result["note"] = "no budgets set" + (f" for {category}" if category else "") + "; set_budget creates one"
     if current:
@@ -92,10 +99,9 @@ def check_budgets(
     return result
 
 
-def _budget_row(ctx: ToolContext, budget: dict, spent: dict, span: Period, current: bool) -> dict:
+def _budget_row(ctx: ToolContext, budget: dict, used: int, tree: list[int], spent: dict, span: Period,
+                current: bool) -> dict:
     currency = budget["currency"]
-    tree = ctx.ledger.category_with_children(budget["category_id"])
-    used = sum(spent.get((cid, currency), 0) for cid in tree)
     elsewhere = sorted({cur for (cid, cur), value in spent.items() if cid in tree and cur != currency and value})
     row: dict = {
         "category": budget["name"],

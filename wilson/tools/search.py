@@ -6,7 +6,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Annotated
 
-from wilson.tools.common import clamp_limit, covered, money, period
+from wilson.tools.common import Period, clamp_limit, covered, money, period
 from wilson.tools.registry import ToolContext, tool
 from wilson.tools.scope import Scope, build_scope
 
@@ -37,7 +37,7 @@ def search_transactions(
     limit: Annotated[int | None, "most rows to list (default 50, max 500)"] = None,
 ) -> dict:
     cap = clamp_limit(limit)
-    span = period(start_date, end_date, ctx.today, default="all") if start_date or end_date else None
+    span = _span(ctx, start_date, end_date)
     scope = build_scope(
         ctx.ledger, span, account=account, category=category, uncategorized_only=uncategorized_only,
         include_pending=include_pending, query=query, min_amount=min_amount, max_amount=max_amount,
@@ -68,6 +68,16 @@ def search_transactions(
     else:
         result["covered"] = covered(span, count, [row["currency"] for row in totals], **scope.filters)
     return result
+
+
+def _span(ctx: ToolContext, start: date | None, end: date | None) -> Period | None:
+    """No dates: all history. Only an end: from the first row. Only a start: up to today."""
+    if start is None and end is None:
+        return None
+    if start is None:
+        first = ctx.ledger.scalar("SELECT MIN(posted) FROM transactions")
+        start = min(date.fromisoformat(first), end) if first else end
+    return period(start, end, ctx.today, default="all")
 
 
 # With many hits, walking the date index newest-first and probing the hits is cheaper than sorting
