@@ -101,8 +101,7 @@ def spending_summary(
     cap = clamp_limit(limit)
     span = period(start_date, end_date, ctx.today)
     scope = build_scope(ctx.ledger, span, account=account, category=category)
-    root = ctx.ledger.category(scope.filters["category"])["id"] if category else None
-    names = Names(ctx.ledger, root, rollup)
+    names = Names(ctx.ledger, scope.category_ids[0] if scope.category_ids else None, rollup)
     current = _summarise(flow_totals(ctx.ledger, scope, group_by), names, group_by)
     previous_span = span.previous() if compare_previous else None
     previous = _summarise(flow_totals(ctx.ledger, replace(scope, period=previous_span), group_by), names, group_by) \
