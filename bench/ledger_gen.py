@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
 
-from wilson.ledger.budgets import rebuild_monthly_flows
+from wilson.ledger.aggregates import rebuild_monthly_flows
 from wilson.ledger.db import open_ledger
 
 # (name, type, currency): the first K are used; more than 12 repeat with a numeric suffix.

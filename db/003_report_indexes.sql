@@ -27,7 +27,8 @@ SELECT substr(posted, 1, 7), account_id, IFNULL(category_id, 0), currency, trans
        SUM(amount), COUNT(*)
 FROM transactions WHERE pending = 0 GROUP BY 1, 2, 3, 4, 5, 6;
 
-CREATE TRIGGER monthly_flows_insert AFTER INSERT ON transactions WHEN new.pending = 0 BEGIN
+-- Import batches add their rows in one grouped statement instead (wilson/ledger/aggregates.py).
+CREATE TRIGGER monthly_flows_insert AFTER INSERT ON transactions WHEN new.pending = 0 AND new.batch_id IS NULL BEGIN
     INSERT INTO monthly_flows VALUES (substr(new.posted, 1, 7), new.account_id, IFNULL(new.category_id, 0),
         new.currency, new.transfer_id IS NOT NULL, new.amount > 0, new.amount, 1)
     ON CONFLICT DO UPDATE SET amount = amount + excluded.amount, count = count + 1;

@@ -293,3 +293,27 @@ def test_cli_import_categorises_known_merchants_and_card_payments(fixture_path) 
             " WHERE t.description LIKE 'Payment Thank You%'"
         )
     assert payment == {"name": "Credit Card Payment", "kind": "transfer"}
+
+
+def test_monthly_aggregate_follows_imports_and_undo(tmp_path: Path) -> None:
+    """Batches fill the report aggregate in bulk; it must equal a rebuild from the rows at every step."""
+    from wilson.ledger.aggregates import rebuild_monthly_flows
+
+    def snapshot(ledger: Ledger) -> list[tuple]:
+        return [tuple(r.values()) for r in ledger.query("SELECT * FROM monthly_flows ORDER BY 1, 2, 3, 4, 5, 6")]
+
+    def rebuilt(ledger: Ledger) -> list[tuple]:
+        with pytest.raises(RuntimeError), ledger.write() as conn:
+            rebuild_monthly_flows(conn)
+            fresh = snapshot(ledger)
+            raise RuntimeError("roll the rebuild back")
+        return fresh
+
+    with Ledger() as ledger:
+        first = import_file(ledger, write(tmp_path, "jan.csv", PENDING_FILE, header=""))
+        import_file(ledger, write(tmp_path, "a.csv", JAN_FEB), account="Checking")
+        second = import_file(ledger, write(tmp_path, "jan2.csv", POSTED_FILE, header=""))
+        assert snapshot(ledger) == rebuilt(ledger) and snapshot(ledger)
+        undo_batch(ledger, second.batch_id)
+        undo_batch(ledger, first.batch_id)
+        assert snapshot(ledger) == rebuilt(ledger)
