@@ -52,24 +52,24 @@ def import_command(
 def _import(ledger, paths, account, forced_format, dry_run, skip_bad, as_json) -> None:  # type: ignore[no-untyped-def]
     from wilson.importers.model import ImportRefused
     from wilson.importers.pipeline import import_file
-    from wilson.tools.importing import categorize_batch
-    from wilson.tools.registry import ToolContext
+    from wilson.tools.categorize import AutoCategorizer
 
     summaries, failures = [], []
     for path in paths:
         try:
             with _progress(path, enabled=not as_json and sys.stderr.isatty()) as say:
-                summary = import_file(ledger, path, account, forced_format, dry_run, skip_bad, progress=say)
+                summary = import_file(
+                    ledger, path, account, forced_format, dry_run, skip_bad, progress=say, categorize=AutoCategorizer(ledger)
+                )
         except ImportRefused as exc:
             failures.append(str(exc))
             click.echo(f"wilson: {exc}", err=True)
             continue
         except KeyboardInterrupt:
             fail(f"{path}: interrupted; nothing from this file was written", code=130)
-        categorized = 0 if dry_run else categorize_batch(ToolContext(ledger), summary.batch_id)
-        summaries.append({**summary.as_dict(), "categorized": categorized})
+        summaries.append(summary.as_dict())
         if not as_json:
-            _print_summary(summary, categorized)
+            _print_summary(summary)
     if as_json:
         print_json(summaries if len(paths) > 1 else (summaries[0] if summaries else {"errors": failures}))
     if failures:
@@ -104,7 +104,7 @@ class _progress:
             self._progress.stop()
 
 
-def _print_summary(summary, categorized: int) -> None:  # type: ignore[no-untyped-def]
+def _print_summary(summary) -> None:  # type: ignore[no-untyped-def]
     verb = "would add" if summary.dry_run else "added"
     click.echo(f"{summary.path} ({summary.format}) → {', '.join(summary.accounts)}")
     click.echo(
@@ -115,7 +115,7 @@ def _print_summary(summary, categorized: int) -> None:  # type: ignore[no-untype
     )
     click.echo(f"  dates {summary.first_date} … {summary.last_date}"
                + (f", transfers linked {summary.transfers_linked}" if summary.transfers_linked else "")
-               + (f", categorised {categorized}" if categorized else "")
+               + (f", categorised {summary.categorized}" if summary.categorized else "")
                + (f", batch {summary.batch_id} (undo: wilson import --undo {summary.batch_id})" if summary.batch_id else ""))
     for line in summary.skipped_bad:
         click.echo(f"  skipped {line}")

@@ -39,6 +39,7 @@ class ImportSummary:
     pending_replaced: int = 0
     reverted_skipped: int = 0
     transfers_linked: int = 0
+    categorized: int = 0
     first_date: str | None = None
     last_date: str | None = None
     batch_id: int | None = None
@@ -58,8 +59,13 @@ def import_file(
     dry_run: bool = False,
     skip_bad: bool = False,
     progress: Callable[[str], None] | None = None,
+    categorize: Callable[[list[NewTransaction]], None] | None = None,
 ) -> ImportSummary:
-    """Import one export; raises `ImportRefused` (nothing written) when the file can't be taken."""
+    """Import one export; raises `ImportRefused` (nothing written) when the file can't be taken.
+
+    `categorize` may set categories on the new rows before they are written (the tools layer
+    passes its rule and merchant matcher; the importers know nothing of it).
+    """
     say = progress or (lambda stage: None)
     source = str(path)
     say("reading")
@@ -100,12 +106,13 @@ def import_file(
                 rows_read=summary.rows_read,
                 skipped=len(result.errors),
             )
-            outcome = record_import(ledger, batch, rows)
+            outcome = record_import(ledger, batch, rows, categorize)
             summary.warnings += _apply_balances(ledger, result, accounts)
             summary.batch_id = outcome.batch_id
             summary.added, summary.duplicates = outcome.added, outcome.duplicates
             summary.pending_added, summary.pending_replaced = outcome.pending_added, outcome.pending_replaced
             summary.transfers_linked = outcome.transfers_linked
+            summary.categorized = outcome.categorized
             if dry_run:
                 raise _DryRun
     except _DryRun:

@@ -12,6 +12,7 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Callable
 
 from wilson.ledger.aggregates import add_batch_rows
 from wilson.ledger.service import Ledger
@@ -65,11 +66,20 @@ class ImportOutcome:
     pending_added: int = 0
     pending_replaced: int = 0
     transfers_linked: int = 0
+    categorized: int = 0
     added_ids: list[int] = field(default_factory=list)
 
 
-def record_import(ledger: Ledger, batch: BatchRecord, rows: list[NewTransaction]) -> ImportOutcome:
-    """Insert what is new in `rows` as one batch. Call inside `ledger.write()`."""
+def record_import(
+    ledger: Ledger,
+    batch: BatchRecord,
+    rows: list[NewTransaction],
+    categorize: Callable[[list[NewTransaction]], None] | None = None,
+) -> ImportOutcome:
+    """Insert what is new in `rows` as one batch. Call inside `ledger.write()`.
+
+    `categorize` sees only the rows that will really be inserted, so a re-import costs nothing.
+    """
     conn = ledger.conn
     cur = conn.execute(
         "INSERT INTO import_batches (file_name, file_path, file_hash, format, account_id, rows_read, skipped)"
@@ -85,6 +95,10 @@ def record_import(ledger: Ledger, batch: BatchRecord, rows: list[NewTransaction]
         fresh = _new_rows(ledger, account_id, account_rows)
         outcome.duplicates += len(account_rows) - len(fresh)
         replaced += _replace_pending(ledger, account_id, account_rows, fresh)
+        if categorize:
+            uncategorized = sum(1 for row in fresh if row.category_id is None)
+            categorize(fresh)
+            outcome.categorized += uncategorized - sum(1 for row in fresh if row.category_id is None)
         ids = _insert(ledger, outcome.batch_id, fresh)
         outcome.added_ids += ids
         outcome.pending_added += sum(1 for row in fresh if row.pending)

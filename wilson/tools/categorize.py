@@ -13,6 +13,8 @@ from datetime import date
 from decimal import Decimal
 from typing import Annotated
 
+from wilson.ledger import Ledger
+from wilson.ledger.imports import NewTransaction
 from wilson.ledger.rules import RuleSet
 from wilson.tools.classify import MAX_MODEL_ROWS, classify
 from wilson.tools.common import Period, clamp_limit, covered, money, period, resolve_account
@@ -37,22 +39,43 @@ def candidates(ctx: ToolContext, span: Period, account_id: int | None, uncategor
     )
 
 
+class AutoCategorizer:
+    """The steps that need no model: the user's rules, then learned rules, then known merchants."""
+
+    def __init__(self, ledger: Ledger):
+        self.ids_by_name = {row["name"].casefold(): row["id"] for row in ledger.categories()}
+        self.rules = RuleSet.load(ledger)
+
+    def match(self, description: str, payee: str | None, amount: int) -> tuple[int, str] | None:
+        rule = self.rules.first_match(description, payee, amount)
+        if rule is not None:
+            return rule.category_id, "rule" if rule.source == "user" else "learned"
+        name = merchant_category(description, payee, amount)
+        if name and name.casefold() in self.ids_by_name:
+            return self.ids_by_name[name.casefold()], "merchant"
+        return None
+
+    def __call__(self, rows: list[NewTransaction]) -> None:
+        """Categorise rows an import is about to insert, so no second pass has to update them."""
+        for row in rows:
+            if row.category_id is None:
+                found = self.match(row.description, row.payee, row.amount)
+                if found:
+                    row.category_id, row.category_source = found
+
+
 def plan(ctx: ToolContext, rows: list[dict], use_model: bool) -> tuple[dict[int, Assignment], dict]:
     """What each row would become (id -> category id, source, confidence) and a report on the model step."""
-    ids_by_name = {row["name"].casefold(): row["id"] for row in ctx.ledger.categories()}
-    rules = RuleSet.load(ctx.ledger)
+    auto = AutoCategorizer(ctx.ledger)
     planned: dict[int, Assignment] = {}
     left = []
     for row in rows:
-        rule = rules.first_match(row["description"], row["payee"], row["amount"])
-        name = None if rule else merchant_category(row["description"], row["payee"], row["amount"])
-        if rule is not None:
-            planned[row["id"]] = (rule.category_id, "rule" if rule.source == "user" else "learned", None)
-        elif name and name.casefold() in ids_by_name:
-            planned[row["id"]] = (ids_by_name[name.casefold()], "merchant", None)
+        found = auto.match(row["description"], row["payee"], row["amount"])
+        if found:
+            planned[row["id"]] = (*found, None)
         elif row["category_id"] is None:
             left.append(row)
-    by_model, report = _model_step(ctx, left, use_model, ids_by_name)
+    by_model, report = _model_step(ctx, left, use_model, auto.ids_by_name)
     return planned | by_model, report
 
 

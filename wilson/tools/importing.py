@@ -8,25 +8,8 @@ from typing import Annotated
 from wilson.importers.model import ImportRefused
 from wilson.importers.pipeline import import_file
 from wilson.ledger import LedgerError
-from wilson.tools.categorize import apply_plan, plan
+from wilson.tools.categorize import AutoCategorizer
 from wilson.tools.registry import ToolContext, ToolError, tool
-
-
-def categorize_batch(ctx: ToolContext, batch_id: int | None) -> int:
-    """Give a fresh batch the categories that need no model (rules, learned rules, known merchants).
-
-    Reports are right straight after an import this way; the model step stays an explicit choice.
-    """
-    if batch_id is None:
-        return 0
-    rows = ctx.ledger.query(
-        "SELECT id, posted, description, payee, amount, currency, category_id FROM transactions"
-        " WHERE batch_id = ? AND category_id IS NULL AND transfer_id IS NULL",
-        (batch_id,),
-    )
-    planned, _ = plan(ctx, rows, use_model=False)
-    apply_plan(ctx, planned)
-    return len(planned)
 
 
 @tool(
@@ -49,13 +32,15 @@ def import_transactions(
 ) -> dict:
     file = Path(path).expanduser()
     try:
-        summary = import_file(ctx.ledger, file, account=account, forced_format=format, dry_run=dry_run)
+        summary = import_file(
+            ctx.ledger, file, account=account, forced_format=format, dry_run=dry_run,
+            categorize=AutoCategorizer(ctx.ledger),
+        )
     except ImportRefused as exc:
         raise ToolError(exc.message, kind="import_refused", path=exc.path, line=exc.line, column=exc.column) from None
     except LedgerError as exc:
         raise ToolError(str(exc), kind="import_refused", path=str(file)) from None
     result = summary.as_dict()
-    result["categorized"] = 0 if dry_run else categorize_batch(ctx, summary.batch_id)
     result["covered"] = {
         "transactions": summary.rows_read,
         "start_date": summary.first_date,
