@@ -15,14 +15,13 @@ Thresholds, in one place:
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Annotated
 
 from wilson.money import exponent
-from wilson.tools.common import FLOW_SQL, Period, add_months, clamp_limit, covered, money, month_start, period, resolve_account
+from wilson.tools.common import FLOW_SQL, Period, add_months, clamp_limit, covered, money, period, resolve_account
 from wilson.tools.recurring import describe, detect
 from wilson.tools.registry import ToolContext, tool
 
@@ -42,15 +41,31 @@ def _major(units: int, currency: str) -> int:
 
 
 def duplicates(ctx: ToolContext, span: Period, account_id: int | None) -> list[dict]:
+    """Possible double charges, each group with the ids, dates and whether one import holds them all.
+
+    Two passes keep it off the sorter: `near` probes the same-charge index for outflows of the same
+    account, currency and amount within the window (a few thousand of the period's rows, found from
+    the index alone); only those rows are then read whole and paired by payee, each with the one
+    before it, so a chain of repeats is one group.
+    """
+    look_from = (span.start - timedelta(days=DUPLICATE_DAYS)).isoformat()
     rows = ctx.ledger.query(
         f"""
-        WITH f AS (
+        WITH near(id, match) AS MATERIALIZED (
+            SELECT t.id, p.id FROM transactions t INDEXED BY transactions_same_charge
+            CROSS JOIN transactions p INDEXED BY transactions_same_charge  -- each row of the period probes
+              ON p.account_id = t.account_id AND p.currency = t.currency AND p.amount = t.amount
+             AND p.pending = 0 AND p.amount < 0 AND p.id <> t.id
+             AND p.posted BETWEEN date(t.posted, '-{DUPLICATE_DAYS} days') AND t.posted AND p.posted >= ?
+            WHERE t.posted BETWEEN ? AND ? AND t.pending = 0 AND t.amount < 0 AND (? IS NULL OR t.account_id = ?)
+        ),
+        candidates(id) AS (SELECT id FROM near UNION SELECT match FROM near),
+        f AS (
             SELECT t.id, t.account_id, t.posted, t.amount, t.currency, t.payee, t.description, t.batch_id,
                    LAG(t.id) OVER w AS prev_id, LAG(t.posted) OVER w AS prev_posted, LAG(t.bank_id) OVER w AS prev_bank,
                    t.bank_id
-            FROM transactions t LEFT JOIN categories c ON c.id = t.category_id
-            WHERE t.posted BETWEEN date(?, '-{DUPLICATE_DAYS} days') AND ? AND t.pending = 0 AND t.amount < 0
-              AND ({FLOW_SQL}) = 'spending' AND (? IS NULL OR +t.account_id = ?)
+            FROM candidates k CROSS JOIN transactions t ON t.id = k.id LEFT JOIN categories c ON c.id = t.category_id
+            WHERE ({FLOW_SQL}) = 'spending'
             WINDOW w AS (PARTITION BY t.account_id, lower(COALESCE(t.payee, t.description)), t.amount, t.currency
                          ORDER BY t.posted, t.id)
         )
@@ -60,7 +75,7 @@ def duplicates(ctx: ToolContext, span: Period, account_id: int | None) -> list[d
           AND NOT (f.bank_id IS NOT NULL AND f.bank_id = f.prev_bank)
         ORDER BY f.posted, f.id
         """,
-        (span.start.isoformat(), span.end.isoformat(), account_id, account_id, span.start.isoformat()),
+        (look_from, look_from, span.end.isoformat(), account_id, account_id, span.start.isoformat()),
     )
     groups: dict[int, dict] = {}
     head: dict[int, int] = {}
@@ -86,14 +101,19 @@ def duplicates(ctx: ToolContext, span: Period, account_id: int | None) -> list[d
 
 
 def spikes(ctx: ToolContext, span: Period, account_id: int | None) -> list[dict]:
-    history_start = add_months(month_start(span.start), -SPIKE_HISTORY)
+    """Category-months in the period whose spending beats the category's own previous 12 months.
+
+    Months are counted as integers (year·12 + month) so the per-month loop builds no dates: it
+    runs for every category and currency in the aggregate, for every month of the period.
+    """
     first_posted = ctx.ledger.scalar(
         "SELECT MIN(posted) FROM transactions WHERE pending = 0 AND (? IS NULL OR account_id = ?)", (account_id, account_id)
     )
     if first_posted is None:
         return []
-    data_start = month_start(date.fromisoformat(first_posted))
-    monthly: dict[tuple[int, str], dict[str, int]] = defaultdict(dict)
+    data_start = _month_number(first_posted)
+    first, last = _month_number(span.start.isoformat()), _month_number(span.end.isoformat())
+    monthly: dict[tuple[int, str], dict[int, int]] = defaultdict(dict)
     for category_id, currency, month, spent in ctx.ledger.conn.execute(
         f"""
         SELECT t.category_id, t.currency, t.month, -SUM(t.amount)
@@ -101,22 +121,29 @@ def spikes(ctx: ToolContext, span: Period, account_id: int | None) -> list[dict]
         WHERE t.month BETWEEN ? AND ? AND (? IS NULL OR t.account_id = ?) AND ({FLOW_SQL}) = 'spending'
         GROUP BY t.month, t.category_id, t.currency
         """,
-        (history_start.strftime("%Y-%m"), span.end.strftime("%Y-%m"), account_id, account_id),
+        (_month_text(first - SPIKE_HISTORY), _month_text(last), account_id, account_id),
     ):
-        monthly[(category_id, currency)][month] = spent
+        monthly[(category_id, currency)][_month_number(month)] = spent
     names = {row["id"]: row["name"] for row in ctx.ledger.categories()}
     found = []
-    months = _months(month_start(span.start), span.end)
     for (category_id, currency), by_month in monthly.items():
-        for month in months:
-            spent = by_month.get(month.strftime("%Y-%m"), 0)
-            history = [by_month.get(m.strftime("%Y-%m"), 0) for m in _months(add_months(month, -SPIKE_HISTORY), add_months(month, -1))
-                       if m >= data_start]
+        for month in range(first, last + 1):
+            spent = by_month.get(month, 0)
+            history = [by_month.get(m, 0) for m in range(max(month - SPIKE_HISTORY, data_start), month)]
             spike = _spike(spent, history, currency)
             if spike:
-                found.append({"category": names[category_id], "month": month.strftime("%Y-%m"), "currency": currency,
+                found.append({"category": names[category_id], "month": _month_text(month), "currency": currency,
                               "spent": money(spent, currency), **spike})
     return sorted(found, key=lambda s: (s["month"], s["category"]))
+
+
+def _month_number(iso: str) -> int:
+    """The month of an ISO date ("2025-06-30") or month ("2025-06") as year·12 + month − 1."""
+    return int(iso[:4]) * 12 + int(iso[5:7]) - 1
+
+
+def _month_text(number: int) -> str:
+    return f"{number // 12:04d}-{number % 12 + 1:02d}"
 
 
 def _spike(spent: int, history: list[int], currency: str) -> dict | None:
@@ -138,51 +165,42 @@ def _exact(minor: Decimal, currency: str) -> str:
     return str(minor.scaleb(-places).quantize(Decimal(1).scaleb(-places)))
 
 
-def _months(first: date, last: date) -> list[date]:
-    months, current = [], month_start(first)
-    while current <= last:
-        months.append(current)
-        current = add_months(current, 1)
-    return months
-
-
 def new_payees(ctx: ToolContext, span: Period, account_id: int | None) -> list[dict]:
+    """Payees first seen in the period (on any row, pending or not), with a sizeable charge in it.
+
+    `payees` walks the distinct payee keys of the payee index one probe at a time and `fresh` keeps
+    those with no row before the period, so only the new payees' rows are ever read.
+    """
     rows = ctx.ledger.query(
         f"""
+        WITH RECURSIVE payees(key) AS (
+            SELECT (SELECT lower(payee) FROM transactions INDEXED BY transactions_payee_first
+                    WHERE payee IS NOT NULL ORDER BY lower(payee) LIMIT 1)
+            UNION ALL
+            SELECT (SELECT lower(payee) FROM transactions INDEXED BY transactions_payee_first
+                    WHERE payee IS NOT NULL AND lower(payee) > payees.key ORDER BY lower(payee) LIMIT 1)
+            FROM payees WHERE payees.key IS NOT NULL
+        ),
+        fresh(key) AS (
+            SELECT key FROM payees WHERE key IS NOT NULL AND NOT EXISTS (
+                SELECT 1 FROM transactions INDEXED BY transactions_payee_first
+                WHERE payee IS NOT NULL AND lower(payee) = payees.key AND posted < ?)
+        )
         SELECT lower(t.payee) AS key, MAX(t.payee) AS payee, MIN(t.posted) AS first_date, COUNT(*) AS charges,
                SUM(t.amount) AS total, MIN(t.amount) AS largest, t.currency
-        FROM transactions t LEFT JOIN categories c ON c.id = t.category_id
-        WHERE t.posted BETWEEN ? AND ? AND t.pending = 0 AND t.amount < 0 AND ({FLOW_SQL}) = 'spending'
-          AND t.payee IS NOT NULL AND (? IS NULL OR t.account_id = ?)
+        FROM fresh CROSS JOIN transactions t INDEXED BY transactions_payee_first LEFT JOIN categories c ON c.id = t.category_id
+        WHERE t.payee IS NOT NULL AND lower(t.payee) = fresh.key AND t.posted BETWEEN ? AND ?
+          AND t.pending = 0 AND t.amount < 0 AND ({FLOW_SQL}) = 'spending' AND (? IS NULL OR t.account_id = ?)
         GROUP BY lower(t.payee), t.currency
         """,
-        (span.start.isoformat(), span.end.isoformat(), account_id, account_id),
+        (span.start.isoformat(), span.start.isoformat(), span.end.isoformat(), account_id, account_id),
     )
-    rows = [r for r in rows if -r["largest"] >= _major(NEW_PAYEE_MIN_MAJOR, r["currency"])]
-    seen = {key for key in {r["key"] for r in rows} if _seen_before(ctx, key, span.start)}
     return [
         {"payee": r["payee"], "first_date": r["first_date"], "charges": r["charges"], "currency": r["currency"],
          "total": money(-r["total"], r["currency"]), "largest": money(-r["largest"], r["currency"])}
-        for r in sorted(rows, key=lambda r: r["first_date"]) if r["key"] not in seen
+        for r in sorted(rows, key=lambda r: r["first_date"])
+        if -r["largest"] >= _major(NEW_PAYEE_MIN_MAJOR, r["currency"])
     ]
-
-
-def _seen_before(ctx: ToolContext, payee_key: str, before: date) -> bool:
-    """Whether any row before `before` has this payee, found through the full-text index.
-
-    The FTS phrase narrows the search to rows sharing the payee's words (no payee index exists),
-    oldest first, so a known payee is confirmed after a few rows and a new one costs only its own.
-    """
-    if not re.search(r"\w", payee_key):
-        return ctx.ledger.scalar(
-            "SELECT 1 FROM transactions WHERE posted < ? AND lower(payee) = ? LIMIT 1", (before.isoformat(), payee_key)
-        ) is not None
-    phrase = 'payee : "' + payee_key.replace('"', '""') + '"'
-    return ctx.ledger.scalar(
-        "SELECT 1 FROM transactions_fts f JOIN transactions t ON t.id = f.rowid"
-        " WHERE transactions_fts MATCH ? AND t.posted < ? AND lower(t.payee) = ? LIMIT 1",
-        (phrase, before.isoformat(), payee_key),
-    ) is not None
 
 
 def price_rises(ctx: ToolContext, span: Period, account_id: int | None) -> list[dict]:
