@@ -122,29 +122,33 @@ def find_series(
 ) -> list[Series]:
     """Every recurring outflow series with charges between `start` and `end`.
 
-    Two passes keep it fast without a payee index: a grouped count picks the payees with few enough
-    rows to be a bill (and, with `active_since`, a charge since then), then only their rows are read.
+    Two passes keep it fast: a grouped count picks the payees with few enough rows to be a bill
+    (and, with `active_since`, a charge since then), then only their rows are read, found through
+    the payee index by their lowercased key (the exact payee is still checked).
     """
     where = ("posted BETWEEN ? AND ? AND pending = 0 AND transfer_id IS NULL AND amount < 0"
              " AND payee IS NOT NULL AND (? IS NULL OR account_id = ?)")
     params = [start.isoformat(), end.isoformat(), account_id, account_id]
     counts: dict[tuple[str, str], list] = {}
-    for payee, currency, count, last in ledger.conn.execute(
-        f"SELECT payee, currency, COUNT(*), MAX(posted) FROM transactions WHERE {where} GROUP BY payee, currency", params
+    for payee, key, currency, count, last in ledger.conn.execute(
+        f"SELECT payee, lower(payee), currency, COUNT(*), MAX(posted) FROM transactions WHERE {where}"
+        " GROUP BY payee, currency",
+        params,
     ):
         entry = counts.setdefault((payee.casefold(), currency), [0, "", []])
         entry[0] += count
         entry[1] = max(entry[1], last)
-        entry[2].append(payee)
+        entry[2].append((payee, key))
     max_rows = (end - start).days // 5 + 3  # more charges than a weekly bill could make: not a bill
     since = active_since.isoformat() if active_since else ""
     wanted = [p for count, last, payees in counts.values() if 2 <= count <= max_rows and last >= since for p in payees]
     rows: dict[tuple[str, str], list] = {}
     for chunk in (wanted[i : i + 500] for i in range(0, len(wanted), 500)):
+        marks = ",".join("?" * len(chunk))
         for payee, currency, posted, amount, account, category in ledger.conn.execute(
-            f"SELECT payee, currency, posted, amount, account_id, category_id FROM transactions"
-            f" WHERE {where} AND payee IN ({','.join('?' * len(chunk))})",
-            [*params, *chunk],
+            f"SELECT payee, currency, posted, amount, account_id, category_id FROM transactions INDEXED BY transactions_payee_first"
+            f" WHERE {where} AND lower(payee) IN ({marks}) AND payee IN ({marks})",
+            [*params, *(key for _, key in chunk), *(payee for payee, _ in chunk)],
         ):
             rows.setdefault((payee.casefold(), currency), []).append((date.fromisoformat(posted), amount, account, category))
     transfer_kinds = {row[0] for row in ledger.conn.execute("SELECT id FROM categories WHERE kind = 'transfer'")}
@@ -153,7 +157,7 @@ def find_series(
         charges.sort()
         if charges[-1][3] in transfer_kinds:
             continue  # card payments and moves to savings are transfers, not bills
-        payee = max(counts[(key, currency)][2])
+        payee = max(name for name, _ in counts[(key, currency)][2])
         found += _series_for(payee, currency, charges, counts[(key, currency)][0])
     return found
 
