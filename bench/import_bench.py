@@ -42,12 +42,12 @@ def write_csv(path: Path, rows: int, extra: int = 0, seed: int = 7) -> None:
             amount = -rng.randint(150, 25_000)
             desc, kind = rng.choice(MERCHANTS).format(n=rng.randint(100, 999)), "DEBIT_CARD"
         balance += amount
-        sign = "-" if amount < 0 else ""
-        lines.append(
-            f"{kind.split('_')[0]},{day:%m/%d/%Y},{desc},{sign}{abs(amount) // 100}.{abs(amount) % 100:02d},"
-            f"{kind},{balance // 100}.{balance % 100:02d},,"
-        )
+        lines.append(f"{kind.split('_')[0]},{day:%m/%d/%Y},{desc},{_decimal(amount)},{kind},{_decimal(balance)},,")
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _decimal(minor: int) -> str:
+    return f"{'-' if minor < 0 else ''}{abs(minor) // 100}.{abs(minor) % 100:02d}"
 
 
 def timed_import(path: Path, home: Path) -> tuple[float, float, str]:
@@ -83,7 +83,8 @@ def main() -> None:
         print(f"re-import (all dups):    {again:6.2f} s   peak {again_mb:5.0f} MB   (target < 1 s)")
         print(f"re-import + 1 new row:   {plus:6.2f} s   peak {plus_mb:5.0f} MB   (target < 1 s)")
         print(f"ledger size:             {size_mb:6.1f} MB")
-        assert '"added": 1' in out, "the re-import of the file plus one row should add exactly one row"
+        assert '"added": 1,' in out, "the re-import of the file plus one row should add exactly one row"
+        assert '"warnings": []' in out, "the generated running balances should agree with the amounts"
 
 
 if __name__ == "__main__":

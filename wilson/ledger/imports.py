@@ -12,6 +12,7 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from typing import Callable
 
 from wilson.ledger.aggregates import add_batch_rows
@@ -74,11 +75,12 @@ def record_import(
     ledger: Ledger,
     batch: BatchRecord,
     rows: list[NewTransaction],
-    categorize: Callable[[list[NewTransaction]], None] | None = None,
+    prepare: Callable[[list[NewTransaction]], None] | None = None,
 ) -> ImportOutcome:
     """Insert what is new in `rows` as one batch. Call inside `ledger.write()`.
 
-    `categorize` sees only the rows that will really be inserted, so a re-import costs nothing.
+    `prepare` (payee cleaning, categorising) sees only the rows that will really be inserted, so
+    duplicates cost nothing beyond their fingerprint.
     """
     conn = ledger.conn
     cur = conn.execute(
@@ -95,9 +97,9 @@ def record_import(
         fresh = _new_rows(ledger, account_id, account_rows)
         outcome.duplicates += len(account_rows) - len(fresh)
         replaced += _replace_pending(ledger, account_id, account_rows, fresh)
-        if categorize:
+        if prepare:
             uncategorized = sum(1 for row in fresh if row.category_id is None)
-            categorize(fresh)
+            prepare(fresh)
             outcome.categorized += uncategorized - sum(1 for row in fresh if row.category_id is None)
         ids = _insert(ledger, outcome.batch_id, fresh)
         outcome.added_ids += ids
@@ -213,12 +215,10 @@ def link_transfers(ledger: Ledger, batch_id: int, rows: list[NewTransaction]) ->
     if ledger.scalar("SELECT COUNT(*) FROM accounts") < 2:
         return 0
     conn = ledger.conn
-    low, high = ledger.query_one(
-        "SELECT date(MIN(posted), ?) AS low, date(MAX(posted), ?) AS high FROM transactions WHERE batch_id = ?",
-        (f"-{TRANSFER_MATCH_DAYS} days", f"+{TRANSFER_MATCH_DAYS} days", batch_id),
-    ).values()
-    if low is None:
+    if not rows:
         return 0
+    low = _shift(min(r.posted for r in rows), -TRANSFER_MATCH_DAYS)
+    high = _shift(max(r.posted for r in rows), TRANSFER_MATCH_DAYS)
     hinted = {(r.account_id, r.fingerprint) for r in rows if r.transfer_hint}
     candidates = [
         row
@@ -285,6 +285,8 @@ def undo_batch(ledger: Ledger, batch_id: int) -> int:
 
 
 def _days(a: str, b: str) -> int:
-    from datetime import date
-
     return (date.fromisoformat(a) - date.fromisoformat(b)).days
+
+
+def _shift(day: str, days: int) -> str:
+    return (date.fromisoformat(day) + timedelta(days=days)).isoformat()
