@@ -27,7 +27,7 @@ def test_prefix_words_and_row_shape(hard_books):
     row = hard_books.run("search_transactions", query="panis")["transactions"][0]
     assert row == {"id": row["id"], "date": "2025-06-03", "description": "REFUND CHEZ PANISSE",
                    "payee": "REFUND CHEZ PANISSE", "amount": "20.00", "currency": "USD", "category": "Dining",
-                   "account": "Visa", "pending": False}
+                   "account": "Visa", "pending": False, "reviewed": False, "notes": None}
 
 
 def test_category_includes_children_and_keeps_currencies_apart(hard_books):
@@ -91,7 +91,8 @@ def test_unknown_account_and_category_come_with_suggestions(hard_books):
     result = hard_books.run("search_transactions", account="Chequing")
     assert result["error"]["type"] == "not_found" and "Checking" in result["error"]["suggestions"]
     assert hard_books.run("search_transactions", account="Savngs")["covered"]["filters"]["account"] == "Savings"
-    result = hard_books.run("search_transactions", category="Groceriez")
+    assert hard_books.run("search_transactions", category="Groceriez")["covered"]["filters"]["category"] == "Groceries"
+    result = hard_books.run("search_transactions", category="grocery stuff")
     assert result["error"]["type"] == "not_found" and "Groceries" in result["error"]["suggestions"]
     assert hard_books.run("search_transactions", category="groceries")["count"] == 4
 
@@ -101,3 +102,10 @@ def test_one_sided_date_ranges(hard_books):
     assert before["count"] == 2 and before["covered"]["start_date"] == "2025-04-10"
     after = hard_books.run("search_transactions", query="whole foods", start_date="2025-05-01")
     assert after["count"] == 2 and after["covered"]["end_date"] == "2025-06-18"
+
+
+def test_rows_carry_reviewed_and_notes(hard_books) -> None:  # type: ignore[no-untyped-def]
+    first = hard_books.run("search_transactions", limit=1)["transactions"][0]
+    hard_books.run("update_transaction", ids=[first["id"]], reviewed=True, notes="checked against receipt")
+    again = hard_books.run("search_transactions", limit=1)["transactions"][0]
+    assert (first["reviewed"], again["reviewed"], again["notes"]) == (False, True, "checked against receipt")

@@ -13,6 +13,7 @@ TOOL_MODULES = (
     "wilson.tools.importing",
     "wilson.tools.search",
     "wilson.tools.reports",
+    "wilson.tools.categories",
     "wilson.tools.categorize",
     "wilson.tools.edit",
     "wilson.tools.rules",
@@ -28,13 +29,9 @@ TOOL_MODULES = (
 
 
 def load_tools() -> dict[str, Tool]:
-    """Every registered tool, by name. Modules not written yet are simply absent."""
+    """Every registered tool, by name."""
     for module in TOOL_MODULES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
+        importlib.import_module(module)
     return REGISTRY
 
 

@@ -53,6 +53,7 @@ def search_transactions(
     for row in rows:
         row["amount"] = money(row["amount"], row["currency"])
         row["pending"] = bool(row["pending"])
+        row["reviewed"] = bool(row["reviewed"])
     result: dict = {
         "transactions": rows,
         "count": count,
@@ -100,7 +101,7 @@ def _page(ctx: ToolContext, scope: Scope, hits: int, cap: int) -> list[dict]:
         f"SELECT t.id FROM {source} WHERE {where} ORDER BY t.posted DESC, t.id DESC LIMIT ?", [*params, cap])]
     return ctx.ledger.query(
         "SELECT t.id, t.posted AS date, t.description, t.payee, t.amount, t.currency, c.name AS category,"
-        " a.name AS account, t.pending FROM transactions t JOIN accounts a ON a.id = t.account_id"
+        " a.name AS account, t.pending, t.reviewed, t.notes FROM transactions t JOIN accounts a ON a.id = t.account_id"
         f" LEFT JOIN categories c ON c.id = t.category_id WHERE t.id IN ({','.join('?' * len(ids))})"
         " ORDER BY t.posted DESC, t.id DESC",
         ids,
