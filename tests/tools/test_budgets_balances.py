@@ -118,3 +118,10 @@ def test_limits_cap_lists_not_counts(hard_books):
     balances = hard_books.run("account_balances", limit=2)
     assert len(balances["accounts"]) == 2 and balances["count"] == 5
     assert hard_books.run("account_balances", limit=0)["error"]
+
+
+def test_injection_text_naming_a_category_is_not_taken_for_it(hard_books) -> None:  # type: ignore[no-untyped-def]
+    result = hard_books.run("set_budget", category="Food'; DROP TABLE budgets; --", amount="100")
+    assert result["error"]["type"] == "not_found" and "Food" in result["error"]["suggestions"]
+    assert hard_books.ledger.scalar("SELECT COUNT(*) FROM budgets") == 0
+    assert hard_books.run("set_budget", category="Groceris", amount="100")["category"] == "Groceries"

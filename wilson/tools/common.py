@@ -49,22 +49,25 @@ def clamp_limit(limit: int | None) -> int:
 
 
 def _suggest(name: str, choices: list[str]) -> list[str]:
-    from rapidfuzz import process, fuzz
+    from rapidfuzz import fuzz, process, utils
 
-    return [match for match, score, _ in process.extract(name, choices, scorer=fuzz.WRatio, limit=3) if score >= 60]
+    found = process.extract(name, choices, scorer=fuzz.WRatio, processor=utils.default_process, limit=3)
+    return [match for match, score, _ in found if score >= 60]
 
 
 def _resolve(name: str, rows: list[dict], what: str) -> dict:
-    """Exact (case-insensitive) name, else one confident fuzzy match, else an error with suggestions."""
+    """Exact (case-insensitive) name, else one confident misspelling of a whole name, else an error
+    with suggestions. Whole-string similarity, not partial matching: "Food'; DROP TABLE …" must not
+    quietly become Food, since the resolved name may be written to (a budget, a rule)."""
     wanted = name.strip().casefold()
     for row in rows:
         if row["name"].casefold() == wanted:
             return row
-    from rapidfuzz import process, fuzz
+    from rapidfuzz import fuzz, process, utils
 
     names = [row["name"] for row in rows]
-    best = process.extract(name, names, scorer=fuzz.WRatio, limit=2)
-    if best and best[0][1] >= 90 and (len(best) == 1 or best[0][1] - best[1][1] >= 5):
+    best = process.extract(wanted, names, scorer=fuzz.ratio, processor=utils.default_process, limit=2)
+    if best and best[0][1] >= 85 and (len(best) == 1 or best[0][1] - best[1][1] >= 5):
         return rows[best[0][2]]
     raise ToolError(f"unknown {what} {name!r}", kind="not_found", suggestions=_suggest(name, names), known=names[:60])
 
