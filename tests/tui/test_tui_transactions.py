@@ -143,3 +143,14 @@ async def test_tool_error_is_a_notification_not_a_crash() -> None:
         await settle(pilot)
         assert any("update_transaction" in n.message for n in pilot.app._notifications)
         assert pilot.app.is_running
+
+
+async def test_category_picker_offers_every_category() -> None:
+    needs("search_transactions", "list_categories")
+    async with WilsonApp().run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("c")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, CategoryModal)
+        offered = {str(option.prompt) for option in pilot.app.screen.query_one("#category-options").options}
+    assert {"Pets", "Groceries", "Credit Card Payment"} <= offered

@@ -6,7 +6,6 @@ message to the widget that asked; nothing on the start-up path opens the ledger 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from textual.app import App, ComposeResult
@@ -18,7 +17,7 @@ from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Input, T
 
 from wilson.tui.cells import records
 from wilson.tui.gateway import ToolGateway
-from wilson.tui.messages import BalancesLoaded, LedgerChanged, ToolFinished, TransactionsLoaded
+from wilson.tui.messages import BalancesLoaded, CategoriesLoaded, LedgerChanged, ToolFinished, TransactionsLoaded
 from wilson.tui.screens.help import HelpScreen
 from wilson.tui.widgets.accounts import AccountList
 from wilson.tui.widgets.ask import AskPanel
@@ -94,17 +93,18 @@ class WilsonApp(App[None]):
         self.query_one(TransactionsView).reload()
         self.query_one(BudgetsView).reload()
         self.query_one(BalancesView).reload()
+        self.call_tool("list_categories", {}, CategoriesLoaded, self)
 
-    def learn_categories(self, names: Iterable[object]) -> None:
-        """Remember category names seen in results: the category picker's list (no tool lists them)."""
-        self.categories |= {str(name) for name in names if name}
+    def on_categories_loaded(self, message: CategoriesLoaded) -> None:
+        """The category pickers offer every category the ledger has."""
+        if not message.error:
+            self.categories = {str(row["name"]) for row in records(message.result) if row.get("name")}
 
     def on_ledger_changed(self, message: LedgerChanged) -> None:
         if message.error:
             self.notify(message.error, severity="error", timeout=8)
             return
         self.notify(f"{message.tool.replace('_', ' ')}: done", timeout=2)
-        self.query_one(TransactionsTable).learn(records(message.result))
         self.refresh_data()
 
     def on_transactions_loaded(self, message: TransactionsLoaded) -> None:

@@ -1,8 +1,5 @@
-"""Pick a category: type to fuzzy-filter the known ones, Enter takes the highlighted one or the text.
-
-No tool lists categories yet, so the list is what the ledger has shown so far (categories on
-loaded rows and budgets); a name typed in full is sent as is and the tool resolves or rejects it.
-"""
+"""Pick a category: type to fuzzy-filter the ledger's categories (from `list_categories`), Enter
+takes the highlighted one or the text as typed, which the tool resolves or rejects."""
 
 from __future__ import annotations
 

@@ -74,7 +74,6 @@ class BudgetsView(RecordView):
 
     def on_budgets_loaded(self, message: BudgetsLoaded) -> None:
         rows = self.show_result(message)
-        self.app.learn_categories(row.get("category") for row in rows)
 
     def action_set_budget(self) -> None:
         self.app.push_screen(BudgetModal(sorted(self.app.categories)), self._set_budget)

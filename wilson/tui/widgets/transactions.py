@@ -17,7 +17,6 @@ from wilson.tui.screens.category import CategoryModal
 from wilson.tui.screens.confirm import ConfirmModal
 from wilson.tui.screens.edit import EditModal
 
-LEARNED = ("reviewed", "notes")  # not in every search_transactions row, but in update_transaction's
 ROW_LIMIT = 500  # the most search_transactions returns in one call
 COLUMNS = (("mark", " "), ("date", "Date"), ("payee", "Payee / description"), ("amount", "Amount"),
            ("category", "Category"), ("account", "Account"), ("flags", " "))
@@ -36,22 +35,15 @@ class TransactionsTable(DataTable):
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
         self.rows_by_id: dict[int, dict[str, Any]] = {}
         self.marked: set[int] = set()
-        self.learned: dict[int, dict[str, Any]] = {}
 
     def on_mount(self) -> None:
         for key, label in COLUMNS:
             self.add_column(label, key=key)
 
-    def learn(self, rows: list[dict[str, Any]]) -> None:
-        """Keep fields a search row may lack (reviewed, notes) from an edit tool's answer."""
-        for row in rows:
-            if "id" in row:
-                self.learned[int(row["id"])] = {k: row[k] for k in LEARNED if k in row}
-
     def show(self, rows: list[dict[str, Any]]) -> None:
         """Replace the rows, keeping the cursor on the same transaction when it is still there."""
         current = self.current_id()
-        self.rows_by_id = {int(row["id"]): {**self.learned.get(int(row["id"]), {}), **row} for row in rows if "id" in row}
+        self.rows_by_id = {int(row["id"]): row for row in rows if "id" in row}
         self.marked &= set(self.rows_by_id)
         self.clear()
         for tx_id, row in self.rows_by_id.items():
@@ -135,7 +127,6 @@ class TransactionsView(Vertical):
             return
         rows = records(message.result)
         self.table.show(rows)
-        self.app.learn_categories(row.get("category") for row in rows)
         self.query_one("#tx-status", Static).update(self._status(message.result, len(rows)))
 
     def _status(self, result: dict[str, Any], shown: int) -> str:
