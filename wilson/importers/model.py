@@ -8,7 +8,7 @@ from datetime import date
 ACCOUNT_TYPES = ("checking", "savings", "credit_card", "cash", "loan", "investment")
 
 
-@dataclass
+@dataclass(slots=True)
 class ParsedSplit:
     amount: int  # minor units, same sign convention as the transaction
     category: str | None = None
@@ -16,7 +16,7 @@ class ParsedSplit:
     transfer_account: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class ParsedTransaction:
     posted: date
     amount: int  # integer minor units, outflow negative whatever the bank did

@@ -28,7 +28,7 @@ TRANSFER_WORDS = re.compile(
 )
 
 
-@dataclass
+@dataclass(slots=True)
 class NewTransaction:
     account_id: int
     posted: str
@@ -173,16 +173,16 @@ def _insert(ledger: Ledger, batch_id: int, rows: list[NewTransaction]) -> list[i
     conn = ledger.conn
     start = (conn.execute("SELECT COALESCE(MAX(id), 0) FROM transactions").fetchone()[0]) + 1
     ids = list(range(start, start + len(rows)))
-    conn.executemany(
+    conn.executemany(  # a generator, not a list: 100k parameter tuples would double peak memory
         "INSERT INTO transactions (id, account_id, posted, amount, currency, description, payee, category_id,"
         " category_source, notes, pending, bank_id, batch_id, fingerprint, original_amount, original_currency)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [
+        (
             (tid, r.account_id, r.posted, r.amount, r.currency, r.description, r.payee, r.category_id,
              r.category_source, r.notes, int(r.pending), r.bank_id, batch_id, r.fingerprint,
              r.original_amount, r.original_currency)
             for tid, r in zip(ids, rows)
-        ],
+        ),
     )
     split_rows = [(tid, amount, cat, memo) for tid, r in zip(ids, rows) for amount, cat, memo in r.splits]
     if split_rows:
