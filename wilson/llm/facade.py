@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from wilson.llm._litellm import litellm
+from wilson.llm._litellm import litellm, unlogged
 from wilson.llm.errors import LLMError, classify
 from wilson.llm.providers import Route, litellm_name, resolve
 from wilson.llm.retry import RetryPolicy
@@ -98,15 +98,16 @@ class LLM:
         self, route: Route, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None
     ) -> Completion:
         extra = {"tools": tools} if tools else {}
-        response = await litellm().acompletion(
-            **route.litellm_kwargs(),
-            messages=messages,
-            stream=False,
-            num_retries=0,
-            max_retries=0,
-            timeout=self.retry.request_timeout,
-            **extra,
-        )
+        with unlogged():
+            response = await litellm().acompletion(
+                **route.litellm_kwargs(),
+                messages=messages,
+                stream=False,
+                num_retries=0,
+                max_retries=0,
+                timeout=self.retry.request_timeout,
+                **extra,
+            )
         return _completion(route.model, response)
 
     def context_window(self) -> int | None:
