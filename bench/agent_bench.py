@@ -5,6 +5,8 @@ and times the gaps between model calls: from one response arriving to the next r
 That gap is everything the loop does itself (argument parsing, dispatching tools to threads, the
 scratchpad, token counting and context checks, events) plus the tool's own run; the time inside
 the tool (its `tool_end` duration) is reported apart. The server and litellm are excluded.
+The process's CPU time over each gap (all threads) is reported beside the wall time, with the
+load average, because on a busy machine wall time alone overstates the loop's own cost.
 
     python bench/agent_bench.py [--iterations 20]
 """
@@ -31,20 +33,21 @@ RESULT_BYTES = 2048
 
 
 class TimedLLM:
-    """Wraps the facade to note when each model call starts and ends."""
+    """Wraps the facade to note when each model call starts and ends, in wall and CPU time."""
 
     def __init__(self, llm) -> None:
-        self._llm, self.spans = llm, []
+        self._llm, self.spans, self.cpu_spans = llm, [], []
 
     def __getattr__(self, name):
         return getattr(self._llm, name)
 
     async def complete(self, *args, **kwargs):
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         try:
             return await self._llm.complete(*args, **kwargs)
         finally:
             self.spans.append((start, time.perf_counter()))
+            self.cpu_spans.append((cpu_start, time.process_time()))
 
 
 def register_tool() -> dict:
@@ -63,8 +66,8 @@ def register_tool() -> dict:
     return {"bench_rows": REGISTRY["bench_rows"]}
 
 
-async def one_run(agent, server: ScriptedLLMServer, iterations: int) -> list[tuple[float, float]]:
-    """(gap, time inside tools) in ms for each gap between model calls."""
+async def one_run(agent, server: ScriptedLLMServer, iterations: int) -> list[tuple[float, float, float]]:
+    """(gap, time inside tools, CPU time) in ms for each gap between model calls."""
     from wilson.llm import LLM
 
     server.reply_tool_calls([("bench_rows", {"page": n}) for n in range(RESULTS)])
@@ -77,11 +80,11 @@ async def one_run(agent, server: ScriptedLLMServer, iterations: int) -> list[tup
     async for event in agent.run("benchmark"):
         if event.type == "tool_end":
             ends.append((time.perf_counter(), event.duration_ms))
-    spans = timed.spans
+    spans, cpu = timed.spans, timed.cpu_spans
     gaps = []
-    for (_, ended), (started, _) in zip(spans, spans[1:]):
+    for (_, ended), (started, _), (_, cpu_ended), (cpu_started, _) in zip(spans, spans[1:], cpu, cpu[1:]):
         in_tools = sum(ms for at, ms in ends if ended <= at <= started)
-        gaps.append(((started - ended) * 1000, in_tools))
+        gaps.append(((started - ended) * 1000, in_tools, (cpu_started - cpu_ended) * 1000))
     return gaps
 
 
@@ -109,12 +112,15 @@ def main() -> None:
         server.close()
     fan_out, steady = gaps[0], gaps[1:]
     print(f"iteration running {RESULTS} tools ({RESULT_BYTES} B results): {fan_out[0]:.2f} ms")
-    whole = [gap for gap, _ in steady]
-    own = [gap - in_tools for gap, in_tools in steady]
+    whole = [gap for gap, _, _ in steady]
+    own = [gap - in_tools for gap, in_tools, _ in steady]
+    cpu = [cpu for _, _, cpu in steady]
     print(f"per iteration with {RESULTS} results in context, over {len(steady)} iterations:")
     print(f"  gap between model calls (incl. the tool call): median {statistics.median(whole):.2f} ms")
     print(f"  loop overhead (gap minus time inside the tool): median {statistics.median(own):.2f} ms, "
           f"max {max(own):.2f} ms")
+    print(f"  CPU time in the gap (all threads, incl. the tool): median {statistics.median(cpu):.2f} ms")
+    print("load average (1, 5, 15 min): " + ", ".join(f"{load:.2f}" for load in os.getloadavg()))
 
 
 if __name__ == "__main__":
