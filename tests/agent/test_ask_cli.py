@@ -96,6 +96,17 @@ def test_skill_starts_loaded(llm_providers):
     assert "## Skill loaded for this request: monthly-review" in system
 
 
+def test_skill_with_required_arguments_is_loaded_by_the_model_from_the_question(llm_providers):
+    llm_providers.reply_tool_calls([("use_skill", {"name": "affordability", "arguments": {"amount": "2000", "item": "laptop"}})])
+    llm_providers.reply_text("Here is the plan.")
+    result = ask("can I afford a $2,000 laptop?", "--skill", "affordability", "--json")
+    assert result.exit_code == 0, result.output
+    system = llm_providers.requests[0].messages[0]["content"]
+    assert "## Skill requested for this request: affordability" in system and "amount (required)" in system
+    loaded = llm_providers.requests[1].last_tool_result()
+    assert "2000" in json.dumps(loaded) and "already loaded" not in json.dumps(loaded)
+
+
 def test_ctrl_c_cancels_promptly_with_exit_130(llm_server, tmp_path):
     llm_server.reply_text("too slow", delay=20)
     env = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_API_BASE", "_BASE_URL"))}

@@ -39,7 +39,19 @@ def preload_skill(ctx: ToolContext, discovery: skills.Discovery, name: str) -> s
     if found is None:
         known = ", ".join(sorted(discovery.skills)) or "none"
         raise skills.SkillError(f"there is no skill named {name!r} (known: {known})")
-    body = skills.render(found, None)
+    try:
+        body = skills.render(found, None)
+    except skills.SkillError:
+        # Its required arguments are in the user's words, not in a flag: let the model load it.
+        wanted = "; ".join(
+            f"{arg.name}{' (required)' if arg.required else ''}: {arg.description}" for arg in found.arguments
+        )
+        return (
+            f"\n## Skill requested for this request: {found.name}\n"
+            f"The user started this request with the {found.name} skill. Call use_skill with name "
+            f"{found.name!r} first, filling its arguments from the request ({wanted}); ask the user for a "
+            "required one the request does not give.\n"
+        )
     ctx.run.setdefault(LOADED, set()).add(found.name)
     return (
         f"\n## Skill loaded for this request: {found.name}\n"
