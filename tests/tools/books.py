@@ -26,6 +26,7 @@ _serial = itertools.count(1)
 
 class Books:
     def __init__(self, path: Path, today: date = TODAY, model: str | None = None):
+        self.path = path
         self.ledger = Ledger(path)
         self.today, self.model = today, model
         self.accounts: dict[str, dict] = {}
