@@ -200,7 +200,7 @@ def _ledger_rows(ledger: Ledger, result: ParseResult, accounts: dict[str, dict])
     """Ledger rows with their fingerprints. Hot: 100k rows, most of them duplicates on a re-import,
     so per-row work is kept to what de-duplication needs (payees come later, for new rows only)."""
     default = _default_key(result)
-    seen: Counter[tuple] = Counter()
+    seen: dict[tuple, int] = {}
     categories = _CategoryResolver(ledger)
     iso: dict = {}
     rows = []
@@ -209,30 +209,25 @@ def _ledger_rows(ledger: Ledger, result: ParseResult, accounts: dict[str, dict])
         posted = iso.get(txn.posted) or iso.setdefault(txn.posted, txn.posted.isoformat())
         description = " ".join(txn.description.split())
         key = (account["id"], posted, txn.amount, description.casefold(), txn.pending)
-        occurrence = seen[key]
-        seen[key] += 1
-        category_id = categories.resolve(txn.category, create=bool(txn.splits)) if txn.category else None
-        rows.append(
-            NewTransaction(
-                account_id=account["id"],
-                posted=posted,
-                amount=txn.amount,
-                currency=(txn.currency or account["currency"]).upper(),
-                description=description,
-                fingerprint=_fingerprint(key, occurrence),
-                payee=txn.payee,
-                category_id=category_id,
-                category_source="bank" if category_id else None,
-                notes=txn.notes,
-                pending=txn.pending,
-                bank_id=txn.bank_id or None,
-                original_amount=txn.original_amount,
-                original_currency=txn.original_currency,
-                splits=[(s.amount, categories.resolve(s.category, create=True), s.memo) for s in txn.splits]
-                if txn.splits else [],
-                transfer_hint=bool(txn.transfer_account),
-            )
+        occurrence = seen.get(key, 0)
+        seen[key] = occurrence + 1
+        row = NewTransaction(
+            account["id"], posted, txn.amount, (txn.currency or account["currency"]).upper(), description,
+            _fingerprint(key, occurrence), txn.payee,
         )
+        if txn.category:
+            row.category_id = categories.resolve(txn.category, create=bool(txn.splits))
+            row.category_source = "bank" if row.category_id else None
+        if txn.pending:
+            row.pending = True
+        if txn.bank_id:
+            row.bank_id = txn.bank_id
+        if txn.notes or txn.original_amount is not None or txn.transfer_account:
+            row.notes, row.transfer_hint = txn.notes, bool(txn.transfer_account)
+            row.original_amount, row.original_currency = txn.original_amount, txn.original_currency
+        if txn.splits:
+            row.splits = [(s.amount, categories.resolve(s.category, create=True), s.memo) for s in txn.splits]
+        rows.append(row)
     return rows
 
 
