@@ -480,7 +480,9 @@ class _Conversion:
         one_text = texts[0] if len(texts) == 1 else None
         amount_sep, balance_sep = seps.get("amount", "."), seps.get("balance", ".")
 
-        for line, cells in self.rows:
+        rows, self.rows = self.rows, []
+        for index, (line, cells) in enumerate(rows):
+            rows[index] = None  # let each row's cells go as it converts: peak memory is rows or result, not both
             if len(cells) < width:
                 cells = cells + [""] * (width - len(cells))
             elif len(cells) > MAX_COLUMNS:

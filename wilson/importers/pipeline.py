@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections import Counter
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Callable
 
@@ -90,12 +90,14 @@ def import_file(
     )
     dates = sorted(t.posted for t in result.transactions)
     summary.first_date, summary.last_date = dates[0].isoformat(), dates[-1].isoformat()
+    balances = _balance_facts(result)
     say("writing")
     try:
         with ledger.write():
             accounts = _resolve_accounts(ledger, result, account, source)
             summary.accounts = [accounts[key]["name"] for key in _keys_in_order(result)]
             rows = _ledger_rows(ledger, result, accounts)
+            result.transactions = []  # the parsed rows are not needed past here; free them before the insert
             only_account = accounts[next(iter(accounts))]["id"] if len(accounts) == 1 else None
             batch = BatchRecord(
                 file_name=path.name,
@@ -107,7 +109,7 @@ def import_file(
                 skipped=len(result.errors),
             )
             outcome = record_import(ledger, batch, rows, _preparer(categorize))
-            summary.warnings += _apply_balances(ledger, result, accounts)
+            summary.warnings += _apply_balances(ledger, balances, accounts)
             summary.batch_id = outcome.batch_id
             summary.added, summary.duplicates = outcome.added, outcome.duplicates
             summary.pending_added, summary.pending_replaced = outcome.pending_added, outcome.pending_replaced
@@ -277,26 +279,47 @@ class _CategoryResolver:
         return self.known[leaf.casefold()]
 
 
-def _apply_balances(ledger: Ledger, result: ParseResult, accounts: dict[str, dict]) -> list[str]:
-    """Set each account's balance from the statement or running balance, and check the amounts."""
-    warnings = []
+@dataclass
+class _Balance:
+    """What one account's rows say about its balance, worked out before the rows are let go."""
+
+    mismatches: list[int]
+    amount: int | None = None
+    as_of: date | None = None
+    source: str = "running"
+
+
+def _balance_facts(result: ParseResult) -> dict[str, _Balance]:
+    """Per account key: rows that disagree with the running balance, and the balance to record."""
     default = _default_key(result)
+    facts = {}
     for parsed in result.accounts:
-        account = accounts.get(parsed.key)
-        if account is None:
-            continue
         rows = [t for t in result.transactions if (t.account_key or default) == parsed.key and not t.pending]
         mismatches, latest = check_running_balance(rows)
-        if mismatches:
-            first = mismatches[0]
-            warnings.append(
-                f"{account['name']}: {len(mismatches)} row(s) do not agree with the running balance (first at line {first})"
-            )
+        fact = _Balance(mismatches)
         if parsed.balance is not None and (parsed.balance_date or rows):
-            as_of = parsed.balance_date or max(t.posted for t in rows)
-            ledger.set_balance(account["id"], parsed.balance, as_of, "statement")
+            fact.amount, fact.source = parsed.balance, "statement"
+            fact.as_of = parsed.balance_date or max(t.posted for t in rows)
         elif latest is not None:
-            ledger.set_balance(account["id"], latest.balance, latest.posted, "running")  # type: ignore[arg-type]
+            fact.amount, fact.as_of = latest.balance, latest.posted
+        facts[parsed.key] = fact
+    return facts
+
+
+def _apply_balances(ledger: Ledger, facts: dict[str, _Balance], accounts: dict[str, dict]) -> list[str]:
+    """Set each account's balance from the statement or running balance; warn about mismatches."""
+    warnings = []
+    for key, fact in facts.items():
+        account = accounts.get(key)
+        if account is None:
+            continue
+        if fact.mismatches:
+            warnings.append(
+                f"{account['name']}: {len(fact.mismatches)} row(s) do not agree with the running balance"
+                f" (first at line {fact.mismatches[0]})"
+            )
+        if fact.amount is not None and fact.as_of is not None:
+            ledger.set_balance(account["id"], fact.amount, fact.as_of, fact.source)
     return warnings
 
 
