@@ -68,7 +68,6 @@ class ImportOutcome:
     pending_replaced: int = 0
     transfers_linked: int = 0
     categorized: int = 0
-    added_ids: list[int] = field(default_factory=list)
 
 
 def record_import(
@@ -101,8 +100,7 @@ def record_import(
             uncategorized = sum(1 for row in fresh if row.category_id is None)
             prepare(fresh)
             outcome.categorized += uncategorized - sum(1 for row in fresh if row.category_id is None)
-        ids = _insert(ledger, outcome.batch_id, fresh)
-        outcome.added_ids += ids
+        _insert(ledger, outcome.batch_id, fresh)
         outcome.pending_added += sum(1 for row in fresh if row.pending)
         outcome.added += len(fresh) - sum(1 for row in fresh if row.pending)
     outcome.pending_replaced = len(replaced)
@@ -167,12 +165,13 @@ def _replace_pending(
     return gone
 
 
-def _insert(ledger: Ledger, batch_id: int, rows: list[NewTransaction]) -> list[int]:
+def _insert(ledger: Ledger, batch_id: int, rows: list[NewTransaction]) -> None:
+    """Insert with ids chosen here, so splits, the search index and the aggregate can follow by id."""
     if not rows:
-        return []
+        return
     conn = ledger.conn
     start = (conn.execute("SELECT COALESCE(MAX(id), 0) FROM transactions").fetchone()[0]) + 1
-    ids = list(range(start, start + len(rows)))
+    ids = range(start, start + len(rows))
     conn.executemany(  # a generator, not a list: 100k parameter tuples would double peak memory
         "INSERT INTO transactions (id, account_id, posted, amount, currency, description, payee, category_id,"
         " category_source, notes, pending, bank_id, batch_id, fingerprint, original_amount, original_currency)"
@@ -188,7 +187,6 @@ def _insert(ledger: Ledger, batch_id: int, rows: list[NewTransaction]) -> list[i
     if split_rows:
         conn.executemany("INSERT INTO splits (transaction_id, amount, category_id, memo) VALUES (?, ?, ?, ?)", split_rows)
     index_batch_rows(ledger, ids[0], ids[-1])
-    return ids
 
 
 def index_batch_rows(ledger: Ledger, first_id: int, last_id: int) -> None:
