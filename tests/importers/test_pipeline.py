@@ -317,3 +317,19 @@ def test_monthly_aggregate_follows_imports_and_undo(tmp_path: Path) -> None:
         undo_batch(ledger, second.batch_id)
         undo_batch(ledger, first.batch_id)
         assert snapshot(ledger) == rebuilt(ledger)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "account"),
+    [
+        ("Checking_Activity_2025-01-31.csv", "Checking_Activity_2025-02-28 (1).csv", "Checking"),
+        ("statement-jan-2025.csv", "statement-february-2025.csv", "Imported"),
+        ("MS_JANE_SMITH_01-12-2019_14-12-2019.csv", "MS_JANE_SMITH_01-01-2020_14-01-2020.csv", "MS JANE SMITH"),
+    ],
+)
+def test_monthly_exports_of_an_unnamed_account_land_in_one_account(tmp_path: Path, first: str, second: str, account: str) -> None:
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, first, JAN_FEB))
+        overlap = import_file(ledger, write(tmp_path, second, FEB_MAR))
+        assert overlap.accounts == [account] and (overlap.added, overlap.duplicates) == (2, 2)
+        assert [a["name"] for a in ledger.accounts()] == [account]

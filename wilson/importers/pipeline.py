@@ -152,7 +152,7 @@ def _default_key(result: ParseResult) -> str:
 def _resolve_accounts(ledger: Ledger, result: ParseResult, named: str | None, source: str) -> dict[str, dict]:
     """Map the file's accounts to ledger accounts, creating the ones that are new."""
     if not result.accounts:
-        result.accounts = [ParsedAccount(key="default", name=Path(source).stem)]
+        result.accounts = [ParsedAccount(key="default", name=name_from_file(source))]
     keys = _keys_in_order(result)
     if named and len(keys) > 1:
         raise ImportRefused(source, f"the file holds {len(keys)} accounts; --account can only name one (leave it out)")
@@ -169,7 +169,7 @@ def _account_for(ledger: Ledger, parsed: ParsedAccount, named: str | None, sourc
         found = ledger.account_by_number(parsed.number)
         if found:
             return found
-    name = named or parsed.name or _name_from_number(parsed) or Path(source).stem
+    name = named or parsed.name or _name_from_number(parsed) or name_from_file(source)
     return ledger.account(name) or ledger.create_account(
         name, _type_for(parsed, name), parsed.currency, parsed.institution, parsed.number
     )
@@ -195,7 +195,27 @@ def _name_from_number(parsed: ParsedAccount) -> str | None:
     if not parsed.number:
         return None
     label = parsed.institution or parsed.type.replace("_", " ").title()
-    return f"{label} …{parsed.number[-4:]}"
+    digits = re.sub(r"\D", "", parsed.number)
+    return f"{label} …{digits[-4:]}" if len(digits) >= 4 else f"{label} {parsed.number}"
+
+
+_FILE_NAME_NOISE = re.compile(  # matched after separators became single spaces
+    r"\b(?:\d{4} ?\d{2} ?\d{2}(?: ?\d{4,6})?|\d{1,2} \d{1,2} \d{2,4}|\d{4} \d{2})\b"  # dates, stamps
+    r"|\b(?:19|20)\d{2}\b|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b"  # months
+    r"|\b(?:export|download|statement|transactions?|activity|history|umsaetze|umsätze|copy)\b|\(\d+\)",
+    re.IGNORECASE,
+)
+
+
+def name_from_file(source: str) -> str:
+    """An account name for a file that names none, the same for every month's export of it.
+
+    `Checking_Activity_2025-01-31.csv` and `Checking_Activity_2025-02-28 (1).csv` both give
+    "Checking", so the second month lands in the same account and its overlap is de-duplicated.
+    """
+    spaced = re.sub(r"[\s_\-.]+", " ", Path(source).stem)
+    return " ".join(_FILE_NAME_NOISE.sub(" ", spaced).split()) or "Imported"
 
 
 def _ledger_rows(ledger: Ledger, result: ParseResult, accounts: dict[str, dict]) -> list[NewTransaction]:
