@@ -42,7 +42,7 @@ async def test_cancel_mid_tool_stops_promptly_and_starts_no_write(make_agent, ll
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    assert time.perf_counter() - started < 0.5
+    assert time.perf_counter() - started < 1.5  # promptly: not after the blocked tool or slow reply
     GATE.set()
 
     done = events[-1]
@@ -61,7 +61,7 @@ async def test_cancel_while_waiting_for_the_model(make_agent, llm_providers):
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    assert time.perf_counter() - started < 0.5
+    assert time.perf_counter() - started < 1.5  # promptly: not after the blocked tool or slow reply
     assert events[-1].cancelled and not of_type(events, "answer")
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 
 import pytest
 
@@ -79,22 +78,11 @@ def test_never_empty(description: str) -> None:
     assert clean_payee(description).strip()
 
 
-def test_repeated_descriptions_are_cached_and_fast() -> None:
-    descriptions = [text for text, _ in CASES] * (100_000 // len(CASES) + 1)
-    descriptions = descriptions[:100_000]
-    for text in set(descriptions):
-        clean_payee(text)  # the first sight of each description is the expensive part
-    began = time.process_time()
-    for text in descriptions:
-        clean_payee(text)
-    elapsed = time.process_time() - began
-    assert elapsed < 0.1, f"100k cached cleanings took {elapsed:.3f}s"
-
-
-def test_uncached_cleaning_is_still_quick() -> None:
+def test_repeated_descriptions_are_cleaned_once() -> None:
+    """Imports call clean_payee per row; a repeated description must come from the cache."""
     clean_payee.cache_clear()
-    descriptions = [f"SQ *COFFEE SHOP {n} SEATTLE WA" for n in range(5_000)]
-    began = time.process_time()
+    descriptions = [text for text, _ in CASES] * 50
     for text in descriptions:
         clean_payee(text)
-    assert time.process_time() - began < 1.0
+    info = clean_payee.cache_info()
+    assert info.misses == len(set(descriptions)) and info.hits == len(descriptions) - len(set(descriptions))
