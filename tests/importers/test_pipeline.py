@@ -333,3 +333,29 @@ def test_monthly_exports_of_an_unnamed_account_land_in_one_account(tmp_path: Pat
         overlap = import_file(ledger, write(tmp_path, second, FEB_MAR))
         assert overlap.accounts == [account] and (overlap.added, overlap.duplicates) == (2, 2)
         assert [a["name"] for a in ledger.accounts()] == [account]
+
+
+def _index_sql(ledger: Ledger) -> list[tuple]:
+    return [tuple(r.values()) for r in ledger.query(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' ORDER BY name")]
+
+
+def test_a_big_first_import_rebuilds_the_indexes_it_dropped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from wilson.importers import pipeline
+
+    lines = "".join(f"2024-{1 + i % 12:02d}-{1 + i % 28:02d},SHOP {i % 700},-{1 + i % 90}.{i % 100:02d}\n" for i in range(6000))
+    path = write(tmp_path, "big.csv", lines)
+    with Ledger() as ledger:
+        before = _index_sql(ledger)
+        monkeypatch.setattr(pipeline, "_apply_balances", lambda *a: (_ for _ in ()).throw(KeyboardInterrupt))
+        with pytest.raises(KeyboardInterrupt):
+            import_file(ledger, path)
+        assert _index_sql(ledger) == before and ledger.scalar("SELECT COUNT(*) FROM transactions") == 0
+        monkeypatch.undo()
+        assert import_file(ledger, path).added == 6000
+        assert _index_sql(ledger) == before
+        plan = " ".join(r["detail"] for r in ledger.query(
+            "EXPLAIN QUERY PLAN SELECT COUNT(*) FROM transactions WHERE posted BETWEEN '2024-03-01' AND '2024-03-31'"))
+        assert "transactions_posted" in plan or "INDEX" in plan
+        assert ledger.scalar("PRAGMA integrity_check") == "ok"
+        assert import_file(ledger, path).duplicates == 6000
