@@ -102,7 +102,12 @@ def merchant_category(description: str | None, payee: str | None, amount: int) -
     """The default category name for a row, or None when no known merchant or keyword appears."""
     if amount == 0:
         return None
-    pattern, table = _pattern("out" if amount < 0 else "in")
+    return _lookup("out" if amount < 0 else "in", payee, description)
+
+
+@lru_cache(maxsize=65_536)  # an import asks about the same few thousand payees over and over
+def _lookup(direction: str, payee: str | None, description: str | None) -> str | None:
+    pattern, table = _pattern(direction)
     for text in (payee, description):
         if text:
             found = pattern.search(text)
