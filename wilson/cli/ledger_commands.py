@@ -52,6 +52,7 @@ def import_command(
 def _import(ledger, paths, account, forced_format, dry_run, skip_bad, as_json) -> None:  # type: ignore[no-untyped-def]
     from wilson.importers.model import ImportRefused
     from wilson.importers.pipeline import import_file
+    from wilson.ledger import LedgerError
     from wilson.tools.categorize import AutoCategorizer
 
     summaries, failures = [], []
@@ -61,7 +62,7 @@ def _import(ledger, paths, account, forced_format, dry_run, skip_bad, as_json) -
                 summary = import_file(
                     ledger, path, account, forced_format, dry_run, skip_bad, progress=say, categorize=AutoCategorizer(ledger)
                 )
-        except ImportRefused as exc:
+        except (ImportRefused, LedgerError) as exc:
             failures.append(str(exc))
             click.echo(f"wilson: {exc}", err=True)
             continue

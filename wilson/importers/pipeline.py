@@ -88,8 +88,8 @@ def import_file(
         skipped_bad=[str(e) for e in result.errors],
         warnings=list(result.warnings),
     )
-    dates = sorted(t.posted for t in result.transactions)
-    summary.first_date, summary.last_date = dates[0].isoformat(), dates[-1].isoformat()
+    dates = [t.posted for t in result.transactions]
+    summary.first_date, summary.last_date = min(dates).isoformat(), max(dates).isoformat()
     balances = _balance_facts(result)
     say("writing")
     try:
