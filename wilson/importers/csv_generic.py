@@ -112,6 +112,7 @@ _DECISIVE = re.compile(r"[.,]\d{1,2}(?!\d)|\d[.,]\d{3}[.,]")
 _CURRENCY_IN_TEXT = re.compile(r"(?<![A-Z])([A-Z]{3})(?![A-Z])")
 _SYMBOL_CURRENCY = (("€", "EUR"), ("£", "GBP"), ("CHF", "CHF"), ("EUR", "EUR"), ("GBP", "GBP"), ("¥", "JPY"))
 _PARENTHETICAL = re.compile(r"\(([^)]*)\)")
+_MONTH_FIRST = ("USD", "CAD", "PHP")  # currencies whose banks commonly write dates month first
 _AMOUNT_ROLES = ("amount", "debit", "credit", "balance", "fee", "original_amount")
 _PLAIN = {
     ".": re.compile(r"(-?)(\d{1,15})(?:\.(\d{1,6}))?"),
@@ -406,6 +407,8 @@ class _Conversion:
             values = Counter(v.upper() for v in self._column(single["currency"], 1000) if len(v) == 3)
             if values:
                 return values.most_common(1)[0][0]
+        if any(normalise_header(name) == "sort code" for name in self.header):
+            return "GBP"  # only UK banks export a sort code
         for name in self.header:
             for inner in _PARENTHETICAL.findall(name):
                 if re.fullmatch(r"[A-Z]{3}", inner.strip()):
@@ -452,11 +455,12 @@ class _Conversion:
         options, layout, single = self.options, self.layout, self.layout.single
         european = layout.european or self.delimiter == ";"
         seps = {r: self._separator(i, european) for r, i in single.items() if r in _AMOUNT_ROLES}
+        currency = self._currency()
         day_first = options.day_first
         if day_first is None:
-            day_first = european or seps.get("amount", seps.get("debit")) == ","
+            # Only North America writes month first; a file in pounds or euros is day-first.
+            day_first = european or seps.get("amount", seps.get("debit")) == "," or currency not in _MONTH_FIRST
         date_cols = [(i, infer_date_format(self._column(i), day_first)) for i in layout.dates]
-        currency = self._currency()
         direction = self._direction_column()
         bank_id = self._unique(single.get("bank_id"))
         texts = self._informative_texts()
@@ -480,9 +484,15 @@ class _Conversion:
         one_text = texts[0] if len(texts) == 1 else None
         amount_sep, balance_sep = seps.get("amount", "."), seps.get("balance", ".")
 
+        header_width = len(self.header) or None
         rows, self.rows = self.rows, []
         for index, (line, cells) in enumerate(rows):
             rows[index] = None  # let each row's cells go as it converts: peak memory is rows or result, not both
+            if header_width and len(cells) > header_width and any(c.strip() for c in cells[header_width:]):
+                errors.append(RowError(
+                    line, f"{len(cells)} fields but the header has {header_width}; is a value with a comma not quoted?"
+                ))
+                continue
             if len(cells) < width:
                 cells = cells + [""] * (width - len(cells))
             elif len(cells) > MAX_COLUMNS:
@@ -592,10 +602,12 @@ class _Conversion:
         credit = cells[credit_i].strip() if credit_i is not None else ""
         if not debit and not credit:
             return None
-        total = _minor(credit, seps["credit"], exp, currency) if credit else 0
-        if debit:
-            total -= abs(_minor(debit, seps["debit"], exp, currency))
-        return total
+        inflow = _minor(credit, seps["credit"], exp, currency) if credit else 0
+        outflow = abs(_minor(debit, seps["debit"], exp, currency)) if debit else 0
+        if inflow and outflow:
+            # A real row moves money one way; both filled is usually `1,200.00` split by an unquoted comma.
+            raise AmountError(f"both the debit ({debit}) and the credit ({credit}) column hold an amount")
+        return inflow - outflow
 
     def _accounts(self, seen: dict[str, list[str]], currency: str) -> list[ParsedAccount]:
         info = self.options.account
