@@ -43,3 +43,9 @@ def test_an_amount_split_by_an_unquoted_comma_is_a_row_error(tmp_path: Path) -> 
     ))
     assert [t.amount for t in result.transactions] == [-1200]
     assert len(result.errors) == 1 and result.errors[0].line == 2 and "both the debit" in result.errors[0].message
+
+
+def test_a_row_with_more_values_than_the_header_is_a_row_error(tmp_path: Path) -> None:
+    result = parse(tmp_path, "Date,Description,Amount\n2025-01-05,Landlord,-1,200.00\n2025-01-06,Grocer,-12.00\n")
+    assert [t.amount for t in result.transactions] == [-1200]
+    assert [e.line for e in result.errors] == [2] and "header has 3" in result.errors[0].message
