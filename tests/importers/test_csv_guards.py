@@ -49,3 +49,9 @@ def test_a_row_with_more_values_than_the_header_is_a_row_error(tmp_path: Path) -
     result = parse(tmp_path, "Date,Description,Amount\n2025-01-05,Landlord,-1,200.00\n2025-01-06,Grocer,-12.00\n")
     assert [t.amount for t in result.transactions] == [-1200]
     assert [e.line for e in result.errors] == [2] and "header has 3" in result.errors[0].message
+
+
+def test_a_huge_field_costs_only_its_own_row(tmp_path: Path) -> None:
+    result = parse(tmp_path, f"Date,Description,Amount\n2025-01-01,{'A' * 300_000},-1.00\n2025-01-02,B,-2.00\n")
+    assert [t.amount for t in result.transactions] == [-200]
+    assert [e.line for e in result.errors] == [2]

@@ -112,7 +112,8 @@ _DECISIVE = re.compile(r"[.,]\d{1,2}(?!\d)|\d[.,]\d{3}[.,]")
 _CURRENCY_IN_TEXT = re.compile(r"(?<![A-Z])([A-Z]{3})(?![A-Z])")
 _SYMBOL_CURRENCY = (("€", "EUR"), ("£", "GBP"), ("CHF", "CHF"), ("EUR", "EUR"), ("GBP", "GBP"), ("¥", "JPY"))
 _PARENTHETICAL = re.compile(r"\(([^)]*)\)")
-_MONTH_FIRST = ("USD", "CAD", "PHP")  # currencies whose banks commonly write dates month first
+_MONTH_FIRST = ("USD", "CAD", "PHP")
+MAX_FILE_FIELD = 256 * 1024 * 1024  # currencies whose banks commonly write dates month first
 _AMOUNT_ROLES = ("amount", "debit", "credit", "balance", "fee", "original_amount")
 _PLAIN = {
     ".": re.compile(r"(-?)(\d{1,15})(?:\.(\d{1,6}))?"),
@@ -157,6 +158,9 @@ def classify(header: str) -> tuple[str, int, bool] | None:
 
 def read_rows(text: str, delimiter: str) -> tuple[list[tuple[int, list[str]]], list[RowError]]:
     """(line, cells) for every physical record, blank ones included, with the line it starts on."""
+    # The csv module stops at a 128 KB field and loses every later row; read huge fields whole so
+    # the row checks can name that one row and the rest still import.
+    csv.field_size_limit(max(csv.field_size_limit(), MAX_FILE_FIELD))
     errors: list[RowError] = []
     try:
         records = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
