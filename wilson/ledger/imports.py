@@ -118,16 +118,15 @@ def record_import(
 def _new_rows(ledger: Ledger, account_id: int, rows: list[NewTransaction]) -> list[NewTransaction]:
     """The rows not already in the account: by fingerprint, or by bank id with the same date and amount."""
     low, high = min(r.posted for r in rows), max(r.posted for r in rows)
-    existing_fps: set[int] = set()
+    window = (account_id, low, high)
+    # Fingerprints come straight from the account/date index, without touching the rows.
+    existing_fps = {fp for (fp,) in ledger.conn.execute(
+        "SELECT fingerprint FROM transactions WHERE account_id = ? AND posted BETWEEN ? AND ?", window)}
     existing_bank: Counter[tuple[str, str, int]] = Counter()
-    for fp, bank_id, posted, amount in ledger.conn.execute(
-        "SELECT fingerprint, bank_id, posted, amount FROM transactions"
-        " WHERE account_id = ? AND posted BETWEEN ? AND ?",
-        (account_id, low, high),
-    ):
-        existing_fps.add(fp)
-        if bank_id:
-            existing_bank[(bank_id, posted, amount)] += 1
+    if any(row.bank_id for row in rows):
+        existing_bank.update(tuple(r) for r in ledger.conn.execute(
+            "SELECT bank_id, posted, amount FROM transactions"
+            " WHERE account_id = ? AND posted BETWEEN ? AND ? AND bank_id IS NOT NULL", window))
     fresh = []
     for row in rows:
         if row.fingerprint in existing_fps:
