@@ -115,3 +115,12 @@ def test_foreign_keys_enforced() -> None:
                 "INSERT INTO transactions (account_id, posted, amount, currency, description, fingerprint)"
                 " VALUES (42, '2025-01-01', 1, 'USD', 'x', 'y')"
             )
+
+
+def test_sqlite_utils_view_of_the_same_connection() -> None:
+    """`Ledger.db` is for scripts and inspection; it sees the service layer's writes at once."""
+    with Ledger() as ledger:
+        ledger.create_account("Everyday", "checking", "EUR")
+        table = ledger.db["accounts"]
+        assert table.count == 1 and next(table.rows_where("currency = ?", ["EUR"]))["name"] == "Everyday"
+        assert {"posted", "amount", "fingerprint"} <= set(ledger.db["transactions"].columns_dict)
