@@ -119,10 +119,6 @@ def to_minor(value: Decimal, currency: str | None = None) -> int:
     return int(integral)
 
 
-def parse_minor(text: str, currency: str | None = None, decimal_sep: str | None = None) -> int:
-    return to_minor(parse_amount(text, decimal_sep), currency)
-
-
 def to_decimal(minor: int, currency: str | None = None) -> Decimal:
     return Decimal(minor).scaleb(-exponent(currency))
 

@@ -483,7 +483,7 @@ class _Conversion:
         amount_name = _name(names, money_cols[0] if money_cols else None)
         negate, width, check_sizes = options.negate, self.width, self.check_sizes
         exp = exponent(currency)
-        first_date, first_dates = date_cols[0] if date_cols else (0, None), date_cols[1:]
+        first_date = date_cols[0] if date_cols else (0, None)
         date_i, date_cache = first_date[0], first_date[1].cache if first_date[1] else {}
         one_text = texts[0] if len(texts) == 1 else None
         amount_sep, balance_sep = seps.get("amount", "."), seps.get("balance", ".")
