@@ -373,7 +373,9 @@ class _Conversion:
         self.rows = self._data_rows(rows)
         self.width = max([len(self.header)] + [len(c) for _, c in self.rows[:200]])
         self.delimiter = delimiter
-        self.check_sizes = len(text) > MAX_ROW_CHARS
+        # Only a file with a 64 KB stretch free of line breaks can hold a row that long (give or take
+        # quoted line breaks, which the 4 KB description check still catches); most files skip the check.
+        self.check_sizes = max(map(len, text.split("\n"))) > MAX_ROW_CHARS
 
     def _data_rows(self, rows: list[tuple[int, list[str]]]) -> list[tuple[int, list[str]]]:
         """Rows minus empty lines and copies of the header (some banks repeat it at the end)."""
@@ -587,8 +589,7 @@ class _Conversion:
                 sub = cells[sub_i].strip() if sub_i is not None else ""
                 tx.category = (f"{category}:{sub}" if sub and sub != category else category) or None
             if note_cols:
-                notes = [" ".join(cells[i].split()) for i in note_cols if cells[i].strip()]
-                tx.notes = "; ".join(notes) or None
+                tx.notes = "; ".join(filter(None, (" ".join(cells[i].split()) for i in note_cols))) or None
             if orig_i is not None and cells[orig_i].strip():
                 _original(tx, cells[orig_i].strip(), cells[orig_cur_i].strip() if orig_cur_i is not None else "", seps["original_amount"])
             if acct_i is not None:
