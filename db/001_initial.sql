@@ -67,6 +67,7 @@ CREATE INDEX transactions_posted ON transactions(posted);
 CREATE INDEX transactions_account_posted ON transactions(account_id, posted, fingerprint);
 CREATE INDEX transactions_category_posted ON transactions(category_id, posted);
 CREATE INDEX transactions_bank_id ON transactions(account_id, bank_id) WHERE bank_id IS NOT NULL;
+CREATE INDEX transactions_pending ON transactions(account_id, posted) WHERE pending = 1;  -- small: few rows pend
 
 CREATE TABLE splits (
     id             INTEGER PRIMARY KEY,
