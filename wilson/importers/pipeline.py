@@ -10,7 +10,7 @@ import gc
 import hashlib
 import re
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import date
 from pathlib import Path
 from typing import Callable, Iterator
@@ -18,7 +18,7 @@ from typing import Callable, Iterator
 from wilson.importers.formats import parse_file
 from wilson.importers.model import ImportRefused, ParsedAccount, ParseResult, ParsedTransaction, RowError
 from wilson.ledger import Ledger
-from wilson.ledger.imports import BatchRecord, NewTransaction, record_import
+from wilson.ledger.imports import BatchRecord, ImportOutcome, NewTransaction, record_import
 
 MAX_DESCRIPTION = 4096
 MAX_ERRORS_SHOWN = 3
@@ -28,23 +28,18 @@ class _DryRun(Exception):
     """Raised inside the write transaction to roll a dry run back."""
 
 
-@dataclass
-class ImportSummary:
+@dataclass(kw_only=True)
+class ImportSummary(ImportOutcome):
+    """What one file's import did: the ledger's counts, plus what the file itself held."""
+
     path: str
     format: str
     accounts: list[str]
     rows_read: int
-    added: int = 0
-    duplicates: int = 0
-    pending_added: int = 0
     pending_skipped: int = 0
-    pending_replaced: int = 0
     reverted_skipped: int = 0
-    transfers_linked: int = 0
-    categorized: int = 0
     first_date: str | None = None
     last_date: str | None = None
-    batch_id: int | None = None
     dry_run: bool = False
     skipped_bad: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -107,6 +102,7 @@ def _import_file(
     file_hash = hashlib.sha256(path.read_bytes()).hexdigest()
     say("checking")
     summary = ImportSummary(
+        batch_id=None,
         path=source,
         format=result.format,
         accounts=[],
@@ -139,11 +135,8 @@ def _import_file(
             )
             outcome = record_import(ledger, batch, rows, _preparer(categorize))
             summary.warnings += _apply_balances(ledger, balances, accounts)
-            summary.batch_id = outcome.batch_id
-            summary.added, summary.duplicates = outcome.added, outcome.duplicates
-            summary.pending_added, summary.pending_replaced = outcome.pending_added, outcome.pending_replaced
-            summary.transfers_linked = outcome.transfers_linked
-            summary.categorized = outcome.categorized
+            for counted in fields(ImportOutcome):
+                setattr(summary, counted.name, getattr(outcome, counted.name))
             if dry_run:
                 raise _DryRun
     except _DryRun:

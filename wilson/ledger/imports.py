@@ -64,7 +64,7 @@ class BatchRecord:
 
 @dataclass
 class ImportOutcome:
-    batch_id: int
+    batch_id: int | None  # None after a dry run
     added: int = 0
     duplicates: int = 0
     pending_added: int = 0
