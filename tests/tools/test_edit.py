@@ -4,15 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tools.books import Books
 from wilson.tools import REGISTRY
-
-
-@pytest.fixture
-def books(tmp_path) -> Books:
-    b = Books(tmp_path / "w.db")
-    b.account("Checking")
-    return b
 
 
 def test_update_fields_and_learn_from_a_category_correction(books):

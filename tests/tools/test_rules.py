@@ -4,16 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tools.books import Books
 from wilson.ledger.rules import MAX_PATTERN, RuleError, RuleSet, compile_pattern
 from wilson.tools import REGISTRY
-
-
-@pytest.fixture
-def books(tmp_path) -> Books:
-    b = Books(tmp_path / "w.db")
-    b.account("Checking")
-    return b
 
 
 def test_add_list_remove(books):
