@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import MISSING, dataclass, field, fields
 from datetime import date
+from typing import Any, overload
 
 ACCOUNT_TYPES = ("checking", "savings", "credit_card", "cash", "loan", "investment")
 
@@ -36,6 +38,80 @@ class ParsedTransaction:
     splits: list[ParsedSplit] = field(default_factory=list)
 
 
+_DEFAULTS: dict[str, Any] = {f.name: None if f.default is MISSING else f.default for f in fields(ParsedTransaction)}
+
+
+class ParsedRows(Sequence[ParsedTransaction]):
+    """Parsed transactions held column by column.
+
+    A 100,000-row export is then a dozen lists instead of 100,000 objects, so the pipeline can
+    fingerprint, de-duplicate and insert it with C-level `map` and `zip` over whole columns. A
+    column nobody filled is absent and reads as its default on every row. Indexing yields a
+    `ParsedTransaction` (a copy: change rows before they become a `ParsedRows`, not after).
+    """
+
+    __slots__ = ("columns", "length")
+
+    def __init__(self, columns: dict[str, list], length: int):
+        unknown = set(columns) - set(_DEFAULTS)
+        if unknown:
+            raise ValueError(f"unknown columns: {', '.join(sorted(unknown))}")
+        self.columns = {name: values for name, values in columns.items() if values is not None}
+        self.length = length
+
+    @classmethod
+    def of(cls, rows: Sequence[ParsedTransaction]) -> "ParsedRows":
+        """The columns of a list of rows (OFX and QIF build rows one at a time)."""
+        if isinstance(rows, ParsedRows):
+            return rows
+        columns = {}
+        for name, default in _DEFAULTS.items():
+            values = [getattr(row, name) for row in rows]
+            if any(values) if name == "splits" else any(value != default for value in values):
+                columns[name] = values
+        return cls(columns, len(rows))
+
+    def column(self, name: str) -> list:
+        """Every row's value of one field, defaults included."""
+        values = self.columns.get(name)
+        if values is not None:
+            return values
+        if name not in _DEFAULTS:
+            raise KeyError(name)
+        if name == "splits":
+            return [[] for _ in range(self.length)]
+        return [_DEFAULTS[name]] * self.length
+
+    def has(self, name: str) -> bool:
+        """Whether any row holds something other than the default in this field."""
+        return name in self.columns
+
+    def take(self, keep: Sequence[int]) -> "ParsedRows":
+        """The rows at these positions, in this order."""
+        if len(keep) == self.length:
+            return self
+        return ParsedRows({name: [values[i] for i in keep] for name, values in self.columns.items()}, len(keep))
+
+    def __len__(self) -> int:
+        return self.length
+
+    @overload
+    def __getitem__(self, index: int) -> ParsedTransaction: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[ParsedTransaction]: ...
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.length))]
+        if index < 0:
+            index += self.length
+        if not 0 <= index < self.length:
+            raise IndexError(index)
+        values = {name: column[index] for name, column in self.columns.items()}
+        return ParsedTransaction(**values)
+
+
 @dataclass
 class ParsedAccount:
     key: str  # the id the file uses for it (OFX ACCTID, CSV account column value, "default")
@@ -62,7 +138,7 @@ class RowError:
 @dataclass
 class ParseResult:
     format: str  # e.g. "chase_checking", "ofx", "qif", "generic_csv"
-    transactions: list[ParsedTransaction]
+    transactions: Sequence[ParsedTransaction]  # a list while a parser appends, or ParsedRows
     accounts: list[ParsedAccount]
     errors: list[RowError] = field(default_factory=list)  # rows that could not be read
     warnings: list[str] = field(default_factory=list)  # balance mismatches and the like

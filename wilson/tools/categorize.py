@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Annotated
 
 from wilson.ledger import Ledger
-from wilson.ledger.imports import NewTransaction
+from wilson.ledger.imports import NewRows
 from wilson.ledger.rules import RuleSet
 from wilson.tools.classify import MAX_MODEL_ROWS, classify
 from wilson.tools.common import Period, clamp_limit, covered, money, period, resolve_account
@@ -55,13 +55,23 @@ class AutoCategorizer:
             return self.ids_by_name[name.casefold()], "merchant"
         return None
 
-    def __call__(self, rows: list[NewTransaction]) -> None:
-        """Categorise rows an import is about to insert, so no second pass has to update them."""
-        for row in rows:
-            if row.category_id is None:
-                found = self.match(row.description, row.payee, row.amount)
-                if found:
-                    row.category_id, row.category_source = found
+    def __call__(self, rows: NewRows) -> None:
+        """Categorise rows an import is about to insert, so no second pass has to update them.
+
+        An export repeats a few thousand payees over 100k rows, so each distinct (description, payee,
+        direction) is matched once; the amount joins the key only when some rule has amount bounds.
+        """
+        bounded = any(rule.min_amount is not None or rule.max_amount is not None for rule in self.rules.rules)
+        decided: dict[tuple, tuple[int, str] | None] = {}
+        for i, (category_id, description, payee, amount) in enumerate(
+            zip(rows.category_id, rows.description, rows.payee, rows.amount)
+        ):
+            if category_id is not None:
+                continue
+            key = (description, payee, amount if bounded else (amount > 0) - (amount < 0))
+            found = decided[key] if key in decided else decided.setdefault(key, self.match(description, payee, amount))
+            if found:
+                rows.category_id[i], rows.category_source[i] = found
 
 
 def plan(ctx: ToolContext, rows: list[dict], use_model: bool) -> tuple[dict[int, Assignment], dict]:
