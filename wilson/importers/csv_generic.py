@@ -14,11 +14,14 @@ import io
 import re
 import unicodedata
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from datetime import date
+from functools import lru_cache, partial
+from operator import methodcaller
 
 from wilson.importers.dates import DateColumn, infer_date_format
-from wilson.importers.model import ImportRefused, ParsedAccount, ParsedTransaction, ParseResult, RowError
+from wilson.importers.model import ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError
 from wilson.money import AmountError, exponent, guess_decimal_separator, parse_amount, to_minor
 
 HEAD_LINES = 50
@@ -118,6 +121,10 @@ _AMOUNT_ROLES = ("amount", "debit", "credit", "balance", "fee", "original_amount
 _PLAIN = {
     ".": re.compile(r"(-?)(\d{1,15})(?:\.(\d{1,6}))?"),
     ",": re.compile(r"(-?)(\d{1,15})(?:,(\d{1,6}))?"),
+}
+_PLAIN_CELL = r"-?[0-9]{{1,15}}{sep}[0-9][0-9]"
+_PLAIN_COLUMN = {  # a whole column of two-decimal cells joined by newlines
+    sep: re.compile(f"{_PLAIN_CELL}(?:\n{_PLAIN_CELL})*".format(sep=re.escape(sep))) for sep in (".", ",")
 }
 _NOT_CSV = re.compile(r"^\s*(<\?xml|<OFX|OFXHEADER|!Type:|!Account|!Option)", re.I | re.M)
 
@@ -370,12 +377,18 @@ class _Conversion:
                     rows = all_rows[pos + 1 :]
                     break
         self.layout: Layout = layout_for(self.header)
-        self.rows = self._data_rows(rows)
-        self.width = max([len(self.header)] + [len(c) for _, c in self.rows[:200]])
+        rows = self._data_rows(rows)
+        self.width = max([len(self.header)] + [len(c) for _, c in rows[:200]])
         self.delimiter = delimiter
         # Only a file with a 64 KB stretch free of line breaks can hold a row that long (give or take
         # quoted line breaks, which the 4 KB description check still catches); most files skip the check.
         self.check_sizes = max(map(len, text.split("\n"))) > MAX_ROW_CHARS
+        self.lines, records, self.refused = self._shaped(rows)
+        del rows
+        self.count = len(records)
+        # Column-wise from here on: `zip(*records)` transposes in C, and every later step maps over
+        # a column instead of looping over rows.
+        self.columns: list[tuple[str, ...]] = list(zip(*records)) if records else [()] * self.width
 
     def _data_rows(self, rows: list[tuple[int, list[str]]]) -> list[tuple[int, list[str]]]:
         """Rows minus empty lines and copies of the header (some banks repeat it at the end)."""
@@ -386,13 +399,34 @@ class _Conversion:
             if any(cells) and not (cells[0] == first and [c.strip() for c in cells[: len(header)]] == header)
         ]
 
+    def _shaped(self, rows: list[tuple[int, list[str]]]) -> tuple[list[int], list[list[str]], dict[int, RowError]]:
+        """Lines, cells padded to the file's width, and the rows whose shape alone refuses them."""
+        lines, records = (list(part) for part in zip(*rows)) if rows else ([], [])
+        refused: dict[int, RowError] = {}
+        header_width = len(self.header) or None
+        widths = set(map(len, records))
+        if not widths or (widths == {self.width} and not self.check_sizes):
+            return lines, records, refused
+        for i, cells in enumerate(records):
+            if header_width and len(cells) > header_width and any(c.strip() for c in cells[header_width:]):
+                refused[i] = RowError(
+                    lines[i], f"{len(cells)} fields but the header has {header_width}; is a value with a comma not quoted?"
+                )
+            elif len(cells) > MAX_COLUMNS:
+                refused[i] = RowError(lines[i], f"{len(cells)} columns; more than {MAX_COLUMNS} is not a bank export row")
+            elif self.check_sizes and sum(map(len, cells)) > MAX_ROW_CHARS:
+                refused[i] = RowError(lines[i], "row is longer than 64 KB")
+            if len(cells) < self.width:
+                records[i] = cells + [""] * (self.width - len(cells))
+        return lines, records, refused
+
     # -- per-column decisions ------------------------------------------------------------------
 
     def _column(self, index: int | None, limit: int | None = None) -> list[str]:
-        if index is None:
+        if index is None or index >= len(self.columns):
             return []
-        rows = self.rows if limit is None else self.rows[:limit]
-        return [cells[index].strip() for _, cells in rows if index < len(cells) and cells[index].strip()]
+        values = self.columns[index] if limit is None else self.columns[index][:limit]
+        return [value.strip() for value in values if value.strip()]
 
     def _separator(self, index: int | None, european: bool) -> str:
         sample = self._column(index, 400)
@@ -443,21 +477,23 @@ class _Conversion:
     def _informative_texts(self) -> list[int]:
         """Text columns minus those that hold one value on every row (a product name, say)."""
         texts = self.layout.texts
-        if len(self.rows) < 3 or len(texts) < 2:
+        if self.count < 3 or len(texts) < 2:
             return texts
         keep = []
         for index in texts:
             values = self._column(index)
-            if len(values) == len(self.rows) and len(set(values)) == 1:
+            if len(values) == self.count and len(set(values)) == 1:
                 continue
             keep.append(index)
         return keep or texts
 
-    # -- the row loop ----------------------------------------------------------------------------
+    # -- the conversion ---------------------------------------------------------------------------
 
     def run(self) -> ParseResult:
-        """The row loop. Hot: 100k rows must convert in a fraction of a second, so the common
-        path (one text column, plain `-12.34` amounts, a cached date) does as little as it can."""
+        """Columns to parsed rows. Hot: 100k rows must convert in a fraction of a second, so each
+        column converts at once (dates and statuses once per distinct value, plain amounts after one
+        regex check of the whole column) and only rows that need a second look (no date, a status,
+        an unreadable amount, a summary line) go through `_settle` one by one."""
         options, layout, single = self.options, self.layout, self.layout.single
         european = layout.european or self.delimiter == ";"
         seps = {r: self._separator(i, european) for r, i in single.items() if r in _AMOUNT_ROLES}
@@ -466,161 +502,195 @@ class _Conversion:
         if day_first is None:
             # Only North America writes month first; a file in pounds or euros is day-first.
             day_first = european or seps.get("amount", seps.get("debit")) == "," or currency not in _MONTH_FIRST
-        date_cols = [(i, infer_date_format(self._column(i), day_first)) for i in layout.dates]
-        direction = self._direction_column()
-        bank_id = self._unique(single.get("bank_id"))
+        date_cols = [(i, infer_date_format(set(self.columns[i]), day_first)) for i in layout.dates]
         texts = self._informative_texts()
-        names = [n.strip() for n in self.header]
-
+        columns, count = self.columns, self.count
         result = ParseResult(options.format, [], [], self.errors)
-        accounts: dict[str, list[str]] = {}
-        txs, errors = result.transactions, result.errors
-        status_cache: dict[str, str] = {}
-        cur_i, acct_i = single.get("currency"), single.get("account")
-        amount_i, debit_i, credit_i, fee_i = single.get("amount"), single.get("debit"), single.get("credit"), single.get("fee")
-        balance_i, cat_i, sub_i = single.get("balance"), single.get("category"), single.get("subcategory")
-        status_i, orig_i, orig_cur_i = single.get("status"), single.get("original_amount"), single.get("original_currency")
-        note_cols = [i for i in (single.get("kind"), single.get("notes")) if i is not None and i != direction]
-        money_cols = [i for i in (amount_i, debit_i, credit_i) if i is not None]
-        amount_name = _name(names, money_cols[0] if money_cols else None)
-        negate, width, check_sizes = options.negate, self.width, self.check_sizes
-        exp = exponent(currency)
-        first_date = date_cols[0] if date_cols else (0, None)
-        date_i, date_cache = first_date[0], first_date[1].cache if first_date[1] else {}
-        one_text = texts[0] if len(texts) == 1 else None
-        amount_sep, balance_sep = seps.get("amount", "."), seps.get("balance", ".")
 
-        header_width = len(self.header) or None
-        rows, self.rows = self.rows, []
-        for index, (line, cells) in enumerate(rows):
-            rows[index] = None  # let each row's cells go as it converts: peak memory is rows or result, not both
-            if header_width and len(cells) > header_width and any(c.strip() for c in cells[header_width:]):
-                errors.append(RowError(
-                    line, f"{len(cells)} fields but the header has {header_width}; is a value with a comma not quoted?"
-                ))
-                continue
-            if len(cells) < width:
-                cells = cells + [""] * (width - len(cells))
-            elif len(cells) > MAX_COLUMNS:
-                errors.append(RowError(line, f"{len(cells)} columns; more than {MAX_COLUMNS} is not a bank export row"))
-                continue
-            if check_sizes and sum(map(len, cells)) > MAX_ROW_CHARS:
-                errors.append(RowError(line, "row is longer than 64 KB"))
-                continue
-            if one_text is not None:
-                description = " ".join(cells[one_text].split())
-            else:
-                description = _join_text(cells, texts)
-            if len(description) > MAX_DESCRIPTION_CHARS:
-                errors.append(RowError(line, "description is longer than 4 KB", _name(names, texts[0])))
-                continue
-
-            status = "booked"
-            if status_i is not None:
-                value = cells[status_i]
-                status = status_cache.get(value) or status_cache.setdefault(value, _status(value))
-                if status == "reverted":
-                    result.skipped_reverted += 1
-                    continue
-
-            raw_date = cells[date_i]
-            posted = date_cache.get(raw_date)
-            if posted is None:
-                raw_date, posted, column = _find_date(cells, date_cols)
-                if not raw_date:
-                    if status == "pending":
-                        result.skipped_pending += 1
-                    elif not any(cells[i].strip() for i in money_cols):
-                        if description and txs:
-                            txs[-1].description = f"{txs[-1].description} {description}"  # a wrapped row (OCBC)
-                        elif description:
-                            errors.append(RowError(line, "no date", _name(names, date_i)))
-                    else:
-                        errors.append(RowError(line, "no date", _name(names, date_i)))
-                    continue
-                if posted is None:
-                    if _PENDING.search(raw_date):
-                        result.skipped_pending += 1
-                    else:
-                        errors.append(RowError(line, f"cannot read the date {raw_date!r}", _name(names, column)))
-                    continue
-            if _SUMMARY.match(description):
-                continue
-
-            row_currency = (cells[cur_i].strip().upper() or None) if cur_i is not None else None
-            money_currency = row_currency or currency
-            row_exp = exp if row_currency is None else exponent(row_currency)
-            try:
-                if amount_i is not None and cells[amount_i]:
-                    amount = _minor(cells[amount_i], amount_sep, row_exp, money_currency)
-                else:
-                    amount = self._split_amount(cells, debit_i, credit_i, seps, row_exp, money_currency)
-                    if amount is None:
-                        errors.append(RowError(line, "no amount", amount_name))
-                        continue
-                if direction is not None:
-                    flag = cells[direction].strip()
-                    sign = _DIRECTION_WORDS.get(flag.lower())
-                    if sign is not None:
-                        amount = abs(amount) * sign
-                    elif not flag:
-                        amount = -abs(amount)  # only credits are marked (CR); the rest are charges
-                if fee_i is not None and cells[fee_i].strip():
-                    amount -= abs(_minor(cells[fee_i], seps["fee"], row_exp, money_currency))
-                if negate:
-                    amount = -amount
-            except AmountError as exc:
-                errors.append(RowError(line, str(exc), amount_name))
-                continue
-
-            tx = ParsedTransaction(posted, amount, description, row_currency, line)
-            txs.append(tx)
-            if status == "pending":
-                tx.pending = True
-            if balance_i is not None and cells[balance_i]:
-                try:
-                    tx.balance = _minor(cells[balance_i], balance_sep, row_exp, money_currency)
-                except AmountError:
-                    pass  # a balance is a cross-check, never a reason to lose the row
-            if bank_id is not None:
-                tx.bank_id = cells[bank_id].strip().strip("'") or None
-            if cat_i is not None:
-                category = cells[cat_i].strip()
-                sub = cells[sub_i].strip() if sub_i is not None else ""
-                tx.category = (f"{category}:{sub}" if sub and sub != category else category) or None
-            if note_cols:
-                tx.notes = "; ".join(filter(None, (" ".join(cells[i].split()) for i in note_cols))) or None
-            if orig_i is not None and cells[orig_i].strip():
-                _original(tx, cells[orig_i].strip(), cells[orig_cur_i].strip() if orig_cur_i is not None else "", seps["original_amount"])
-            if acct_i is not None:
-                key = cells[acct_i].strip() or "default"
-                tx.account_key = key
-                accounts.setdefault(key, []).append(money_currency)
-
-        result.accounts = self._accounts(accounts, currency)
+        cur_i = single.get("currency")
+        row_currencies = [v.strip().upper() or None for v in columns[cur_i]] if cur_i is not None else None
+        money = partial(_money_column, currency=currency, row_currencies=row_currencies)
+        direction = self._direction_column()
+        parsed: dict[str, list] = {
+            "line": self.lines,
+            "description": self._descriptions(texts),
+            "posted": _dates(columns[date_cols[0][0]], date_cols[0][1]) if date_cols else [None] * count,
+            "amount": self._amounts(money, seps, direction),
+        }
+        statuses = self._statuses(single.get("status"))
+        kept = self._settle(result, parsed, statuses, date_cols, texts)
+        if statuses is not None and "pending" in statuses:
+            parsed["pending"] = [status == "pending" for status in statuses]
+        if row_currencies is not None:
+            parsed["currency"] = row_currencies
+        self._extras(parsed, money, seps, direction)
+        rows = ParsedRows(parsed, count).take(kept)
+        result.transactions = rows
+        result.accounts = self._accounts(rows, currency)
+        result.errors.sort(key=lambda e: e.line)
         return result
 
-    @staticmethod
-    def _split_amount(cells, debit_i, credit_i, seps, exp, currency) -> int | None:
-        """Debit/credit columns: a debit is an outflow whether or not the bank signed it."""
-        debit = cells[debit_i].strip() if debit_i is not None else ""
-        credit = cells[credit_i].strip() if credit_i is not None else ""
-        if not debit and not credit:
-            return None
-        inflow = _minor(credit, seps["credit"], exp, currency) if credit else 0
-        outflow = abs(_minor(debit, seps["debit"], exp, currency)) if debit else 0
-        if inflow and outflow:
-            # A real row moves money one way; both filled is usually `1,200.00` split by an unquoted comma.
-            raise AmountError(f"both the debit ({debit}) and the credit ({credit}) column hold an amount")
-        return inflow - outflow
+    def _descriptions(self, texts: list[int]) -> list[str]:
+        if not texts:
+            return [""] * self.count
+        if len(texts) == 1:
+            return _per_distinct(_squeeze, self.columns[texts[0]])
+        return _per_distinct(_join_text, list(zip(*(self.columns[i] for i in texts))))
 
-    def _accounts(self, seen: dict[str, list[str]], currency: str) -> list[ParsedAccount]:
+    def _statuses(self, index: int | None) -> list[str] | None:
+        """booked / pending / reverted per row, or None when the file has no status column."""
+        if index is None:
+            return None
+        return _per_distinct(_status, self.columns[index])
+
+    def _amounts(self, money: Callable[[Sequence[str], str], list], seps: dict[str, str], direction: int | None) -> list:
+        """Signed minor units per row; None where the row has no amount, the AmountError where one
+        can't be read."""
+        single, columns = self.layout.single, self.columns
+        amount_i, debit_i, credit_i, fee_i = (single.get(r) for r in ("amount", "debit", "credit", "fee"))
+        amounts = money(columns[amount_i], seps["amount"]) if amount_i is not None else [None] * self.count
+        if (debit_i is not None or credit_i is not None) and None in amounts:
+            empty = [""] * self.count
+            debit_cells = columns[debit_i] if debit_i is not None else empty
+            credit_cells = columns[credit_i] if credit_i is not None else empty
+            debits = money(debit_cells, seps["debit"]) if debit_i is not None else [None] * self.count
+            credits = money(credit_cells, seps["credit"]) if credit_i is not None else [None] * self.count
+            amounts = [
+                _split_amount(*both) if amount is None else amount
+                for amount, *both in zip(amounts, debits, credits, debit_cells, credit_cells)
+            ]
+        if direction is not None:
+            flags = columns[direction]
+            signs = {flag: _DIRECTION_WORDS.get(flag.strip().lower()) for flag in set(flags)}
+            amounts = [_directed(amount, flag.strip(), signs[flag]) for amount, flag in zip(amounts, flags)]
+        if fee_i is not None:
+            fees = money(columns[fee_i], seps["fee"])
+            amounts = [
+                amount - abs(fee) if fee.__class__ is int and amount.__class__ is int else fee if fee is not None and amount.__class__ is int else amount
+                for amount, fee in zip(amounts, fees)
+            ]
+        if self.options.negate:
+            amounts = [-amount if amount.__class__ is int else amount for amount in amounts]
+        return amounts
+
+    def _settle(
+        self, result: ParseResult, parsed: dict[str, list], statuses: list[str] | None,
+        date_cols: list[tuple[int, DateColumn]], texts: list[int],
+    ) -> list[int]:
+        """Decide, in file order, each row that needs a second look; returns the positions kept.
+
+        Rows are refused for their shape, an over-long description or an amount that can't be read;
+        skipped when reverted, pending without a date, or a statement's summary line; a line with
+        text but no date and no money continues the row above it (OCBC wraps long descriptions).
+        """
+        descriptions, posted, amounts, lines = parsed["description"], parsed["posted"], parsed["amount"], parsed["line"]
+        names = [n.strip() for n in self.header]
+        errors = result.errors
+        suspects = set(self.refused)
+        if descriptions and max(map(len, descriptions)) > MAX_DESCRIPTION_CHARS:
+            suspects.update(i for i, text in enumerate(descriptions) if len(text) > MAX_DESCRIPTION_CHARS)
+        if statuses is not None:
+            suspects.update(i for i, status in enumerate(statuses) if status != "booked")
+        if None in posted:
+            suspects.update(i for i, day in enumerate(posted) if day is None)
+        summaries = {text for text in set(descriptions) if _SUMMARY.match(text)}
+        if summaries:
+            suspects.update(i for i, text in enumerate(descriptions) if text in summaries)
+        suspects.update(i for i, amount in enumerate(amounts) if amount.__class__ is not int)
+        if not suspects:
+            return range(self.count)  # type: ignore[return-value]
+        money_cols = [i for i in (self.layout.single.get(r) for r in ("amount", "debit", "credit")) if i is not None]
+        amount_name = _name(names, money_cols[0] if money_cols else None)
+        dropped: set[int] = set()
+        for i in sorted(suspects):
+            line, description = lines[i], descriptions[i]
+            status = statuses[i] if statuses is not None else "booked"
+            dropped.add(i)
+            if i in self.refused:
+                errors.append(self.refused[i])
+            elif len(description) > MAX_DESCRIPTION_CHARS:
+                errors.append(RowError(line, "description is longer than 4 KB", _name(names, texts[0])))
+            elif status == "reverted":
+                result.skipped_reverted += 1
+            elif posted[i] is None and not self._date_found(i, result, parsed, status, date_cols, dropped):
+                pass
+            elif _SUMMARY.match(description):
+                pass
+            elif amounts[i] is None:
+                errors.append(RowError(line, "no amount", amount_name))
+            elif amounts[i].__class__ is not int:
+                errors.append(RowError(line, str(amounts[i]), amount_name))
+            else:
+                dropped.discard(i)
+        return [i for i in range(self.count) if i not in dropped]
+
+    def _date_found(
+        self, i: int, result: ParseResult, parsed: dict[str, list], status: str,
+        date_cols: list[tuple[int, DateColumn]], dropped: set[int],
+    ) -> bool:
+        """A row without a date in its first date column: another date column, or why it goes."""
+        names = [n.strip() for n in self.header]
+        raw, day, column = _find_date([self.columns[index][i] for index, _ in date_cols], date_cols)
+        if day is not None:
+            parsed["posted"][i] = day
+            return True
+        line, description = parsed["line"][i], parsed["description"][i]
+        money_cols = [c for c in (self.layout.single.get(r) for r in ("amount", "debit", "credit")) if c is not None]
+        if not raw:
+            if status == "pending":
+                result.skipped_pending += 1
+            elif not any(self.columns[c][i].strip() for c in money_cols):
+                above = next((j for j in range(i - 1, -1, -1) if j not in dropped), None)
+                if description and above is not None:
+                    parsed["description"][above] = f"{parsed['description'][above]} {description}"  # a wrapped row (OCBC)
+                elif description:
+                    result.errors.append(RowError(line, "no date", _name(names, date_cols[0][0] if date_cols else None)))
+            else:
+                result.errors.append(RowError(line, "no date", _name(names, date_cols[0][0] if date_cols else None)))
+        elif _PENDING.search(raw):
+            result.skipped_pending += 1
+        else:
+            result.errors.append(RowError(line, f"cannot read the date {raw!r}", _name(names, column)))
+        return False
+
+    def _extras(
+        self, parsed: dict[str, list], money: Callable[[Sequence[str], str], list], seps: dict[str, str], direction: int | None
+    ) -> None:
+        """The columns beyond date, text and amount: balance, bank id, category, notes, account, and
+        a foreign-currency original amount."""
+        single, columns = self.layout.single, self.columns
+        balance_i, cat_i, sub_i = single.get("balance"), single.get("category"), single.get("subcategory")
+        if balance_i is not None:  # a balance is a cross-check, never a reason to lose the row
+            parsed["balance"] = [b if b.__class__ is int else None for b in money(columns[balance_i], seps["balance"])]
+        bank_id = self._unique(single.get("bank_id"))
+        if bank_id is not None:
+            parsed["bank_id"] = [v.strip().strip("'") or None for v in columns[bank_id]]
+        if cat_i is not None:
+            subs = columns[sub_i] if sub_i is not None else [""] * self.count
+            parsed["category"] = [_category(c.strip(), s.strip()) for c, s in zip(columns[cat_i], subs)]
+        note_cols = [i for i in (single.get("kind"), single.get("notes")) if i is not None and i != direction]
+        if note_cols:
+            parsed["notes"] = _per_distinct(_notes, list(zip(*(columns[i] for i in note_cols))))
+        orig_i, orig_cur_i = single.get("original_amount"), single.get("original_currency")
+        if orig_i is not None:
+            codes = columns[orig_cur_i] if orig_cur_i is not None else [""] * self.count
+            originals = [_original(raw.strip(), code.strip(), seps["original_amount"], amount)
+                         for raw, code, amount in zip(columns[orig_i], codes, parsed["amount"])]
+            parsed["original_amount"] = [value for value, _ in originals]
+            parsed["original_currency"] = [code for _, code in originals]
+        if single.get("account") is not None:
+            parsed["account_key"] = [v.strip() or "default" for v in columns[single["account"]]]
+
+    def _accounts(self, rows: ParsedRows, currency: str) -> list[ParsedAccount]:
         info = self.options.account
-        if not seen:
+        if not rows.has("account_key"):
             return [ParsedAccount("default", info.name or self._preamble_name(), info.type, info.institution, currency=currency)]
+        seen: dict[str, Counter[str]] = {}
+        for (key, own), times in Counter(zip(rows.column("account_key"), rows.column("currency"))).items():
+            seen.setdefault(key, Counter())[own or currency] += times
         accounts = []
         for key, currencies in seen.items():
-            own = Counter(currencies).most_common(1)[0][0]
+            own = currencies.most_common(1)[0][0]
             name, number = (key, None) if self.layout.account_is_name else (None, key)
             if info.name:
                 name = info.name if len(seen) == 1 else f"{info.name} {key}"
@@ -638,12 +708,7 @@ class _Conversion:
 
 
 def _minor(text: str, sep: str, exp: int, currency: str | None) -> int:
-    """Minor units. Most cells are a plain `-1234.56`, read with one int() and no regex."""
-    if exp == 2 and len(text) > 3 and text[-3] == sep and "_" not in text:
-        try:
-            return int(text[:-3] + text[-2:])
-        except ValueError:
-            pass
+    """Minor units of one cell."""
     text = text.strip()
     match = _PLAIN[sep].fullmatch(text)
     if match:
@@ -654,24 +719,99 @@ def _minor(text: str, sep: str, exp: int, currency: str | None) -> int:
     return to_minor(parse_amount(text, sep), currency)
 
 
+def _minor_or_error(text: str, sep: str, exp: int, currency: str | None) -> int | None | AmountError:
+    if not text.strip():
+        return None
+    try:
+        return _minor(text, sep, exp, currency)
+    except AmountError as exc:
+        return exc
+
+
+def _money_column(
+    values: Sequence[str], sep: str, currency: str, row_currencies: list[str | None] | None = None
+) -> list[int | None | AmountError]:
+    """A column in minor units: None for an empty cell, the AmountError for an unreadable one.
+
+    A column of plain `-1234.56` cells (what most banks write) is recognised by one regex over the
+    whole column and converted by C-level maps; any other is read once per distinct cell, or per
+    row when rows carry currencies with different numbers of decimals.
+    """
+    exp = exponent(currency)
+    if row_currencies is not None and any(exponent(code) != exp for code in set(row_currencies) if code):
+        return [_minor_or_error(v, sep, exponent(c or currency), c or currency) for v, c in zip(values, row_currencies)]
+    joined = "\n".join(values)
+    if exp == 2 and joined.count("\n") == len(values) - 1 and _PLAIN_COLUMN[sep].fullmatch(joined):
+        return list(map(int, map(methodcaller("replace", sep, ""), values)))
+    known = {value: _minor_or_error(value, sep, exp, currency) for value in set(values)}
+    return list(map(known.__getitem__, values))
+
+
+def _split_amount(debit: int | None | AmountError, credit: int | None | AmountError, raw_debit: str, raw_credit: str):
+    """Debit/credit columns: a debit is an outflow whether or not the bank signed it."""
+    if debit is None and credit is None:
+        return None
+    for value in (credit, debit):
+        if isinstance(value, AmountError):
+            return value
+    inflow, outflow = credit or 0, abs(debit or 0)
+    if inflow and outflow:
+        # A real row moves money one way; both filled is usually `1,200.00` split by an unquoted comma.
+        return AmountError(f"both the debit ({raw_debit.strip()}) and the credit ({raw_credit.strip()}) column hold an amount")
+    return inflow - outflow
+
+
+def _directed(amount, flag: str, sign: int | None):
+    """Apply a D/C flag; a row left unflagged where only credits are marked (CR) is a charge."""
+    if amount.__class__ is not int:
+        return amount
+    if sign is not None:
+        return abs(amount) * sign
+    return -abs(amount) if not flag else amount
+
+
+def _dates(values: Sequence[str], column: DateColumn) -> list[date | None]:
+    """A date per cell, each distinct cell parsed once."""
+    for value in set(values):
+        column.parse(value)
+    return list(map(column.cache.__getitem__, values))
+
+
+def _per_distinct(function: Callable, values: Sequence) -> list:
+    """`function` of every value, computed once per distinct value: export columns repeat a lot."""
+    decided = {value: function(value) for value in set(values)}
+    return list(map(decided.__getitem__, values))
+
+
+def _squeeze(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _notes(cells: Sequence[str]) -> str | None:
+    return "; ".join(filter(None, map(_squeeze, cells))) or None
+
+
+def _category(category: str, sub: str) -> str | None:
+    return (f"{category}:{sub}" if sub and sub != category else category) or None
+
+
 def _name(names: list[str], index: int | None) -> str | None:
     return names[index] if index is not None and index < len(names) and names[index] else None
 
 
-def _join_text(cells: list[str], texts: list[int]) -> str:
+def _join_text(cells: Sequence[str]) -> str:
     """Several text columns as one description, skipping a part an earlier one already holds."""
     parts: list[str] = []
-    for i in texts:
-        part = " ".join(cells[i].split())
+    for cell in cells:
+        part = " ".join(cell.split())
         if part and not any(part in p for p in parts):
             parts.append(part)
     return " ".join(parts)
 
 
-def _find_date(cells: list[str], date_cols: list[tuple[int, DateColumn]]) -> tuple[str, object, int | None]:
+def _find_date(raws: list[str], date_cols: list[tuple[int, DateColumn]]) -> tuple[str, date | None, int | None]:
     """(raw, date or None, column) from the first date column that has a value in this row."""
-    for index, column in date_cols:
-        raw = cells[index]
+    for raw, (index, column) in zip(raws, date_cols):
         if raw.strip():
             return raw.strip(), column.parse(raw), index
     return "", None, date_cols[0][0] if date_cols else None
@@ -681,16 +821,17 @@ def _status(value: str) -> str:
     return "pending" if _PENDING.search(value) else "reverted" if _REVERTED.search(value) else "booked"
 
 
-def _original(tx: ParsedTransaction, raw: str, raw_currency: str, sep: str) -> None:
+def _original(raw: str, raw_currency: str, sep: str, amount) -> tuple[int | None, str | None]:
     """Foreign-currency amount: the cell may carry its code (`12.50 USD`); the sign follows the row."""
+    if not raw or amount.__class__ is not int:
+        return None, None
     found = _CURRENCY_IN_TEXT.search(raw_currency.upper()) or _CURRENCY_IN_TEXT.search(raw)
     code = found.group(1) if found else None
     try:
         value = abs(_minor(raw, sep, exponent(code), code))
     except AmountError:
-        return
-    tx.original_amount = -value if tx.amount < 0 else value
-    tx.original_currency = code
+        return None, None
+    return (-value if amount < 0 else value), code
 
 
 # ------------------------------------------------------------------------------------ the format

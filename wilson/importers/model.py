@@ -95,6 +95,13 @@ class ParsedRows(Sequence[ParsedTransaction]):
     def __len__(self) -> int:
         return self.length
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+
+    __hash__ = None  # type: ignore[assignment]
+
     @overload
     def __getitem__(self, index: int) -> ParsedTransaction: ...
 
