@@ -29,6 +29,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from wilson.ledger.aggregates import rebuild_monthly_flows
+from wilson.ledger.bulk import derived_structures_dropped
 from wilson.ledger.db import open_ledger
 
 # (name, type, currency): the first K are used; more than 12 repeat with a numeric suffix.
@@ -261,16 +262,9 @@ def _load(conn: sqlite3.Connection, rows: list[tuple]) -> None:
     """Insert with the `transactions` triggers and indexes dropped, then restore them from their own
     stored SQL and rebuild the FTS index and the monthly aggregate once: building an index after the load is far cheaper than
     maintaining it row by row."""
-    derived = conn.execute(
-        "SELECT type, name, sql FROM sqlite_master WHERE type IN ('trigger', 'index') "
-        "AND tbl_name = 'transactions' AND sql IS NOT NULL"
-    ).fetchall()
-    for kind, name, _ in derived:
-        conn.execute(f'DROP {kind.upper()} "{name}"')
-    for begin in range(0, len(rows), 100_000):
-        conn.executemany(INSERT_SQL, rows[begin : begin + 100_000])
-    for _, _, sql in derived:
-        conn.execute(sql)
+    with derived_structures_dropped(conn):
+        for begin in range(0, len(rows), 100_000):
+            conn.executemany(INSERT_SQL, rows[begin : begin + 100_000])
     conn.execute("INSERT INTO transactions_fts(transactions_fts) VALUES ('rebuild')")
     rebuild_monthly_flows(conn)
 

@@ -337,10 +337,27 @@ def test_monthly_exports_of_an_unnamed_account_land_in_one_account(tmp_path: Pat
 
 def _index_sql(ledger: Ledger) -> list[tuple]:
     return [tuple(r.values()) for r in ledger.query(
-        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' ORDER BY name")]
+        "SELECT type, name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name = 'transactions'"
+        " ORDER BY name")]
 
 
-def test_a_big_first_import_rebuilds_the_indexes_it_dropped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fingerprints_keep_their_formula_so_older_ledgers_still_deduplicate() -> None:
+    from wilson.importers.pipeline import fingerprints
+
+    # blake2b-64 of "2025-01-05|-575|coffee shop|0|n", signed big-endian: stored in every ledger so far.
+    assert fingerprints([1, 1, 2], ["2025-01-05"] * 3, [-575] * 3, ["coffee shop"] * 3, [False] * 3) == [
+        _blake("2025-01-05|-575|coffee shop|0|0"), _blake("2025-01-05|-575|coffee shop|0|1"),
+        _blake("2025-01-05|-575|coffee shop|0|0"),
+    ]
+
+
+def _blake(material: str) -> int:
+    import hashlib
+
+    return int.from_bytes(hashlib.blake2b(material.encode(), digest_size=8).digest(), "big", signed=True)
+
+
+def test_a_big_first_import_rebuilds_the_indexes_and_triggers_it_dropped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from wilson.importers import pipeline
 
     lines = "".join(f"2024-{1 + i % 12:02d}-{1 + i % 28:02d},SHOP {i % 700},-{1 + i % 90}.{i % 100:02d}\n" for i in range(6000))

@@ -201,9 +201,9 @@ def test_runs_directly_inside_a_running_loop(books, llm_providers):
 
 
 def test_model_batches_are_capped(books, llm_providers, monkeypatch):
-    import wilson.tools.categorize as categorize
+    import wilson.tools.classify as classify
 
-    monkeypatch.setattr(categorize, "MAX_MODEL_ROWS", 3)
+    monkeypatch.setattr(classify, "MAX_MODEL_ROWS", 3)
     ids = [books.add("Checking", f"2025-06-{d:02d}", "-1.00", f"UNKNOWN {d}") for d in range(1, 6)]
     llm_providers.reply(lambda request: _reply_for(request, {f"UNKNOWN {d}": ("Other", 0.9) for d in range(1, 6)}))
     result = books.run("categorize_transactions", use_model=True)

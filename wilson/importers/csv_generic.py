@@ -18,10 +18,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache, partial
-from operator import methodcaller
+from operator import itemgetter, methodcaller
 
 from wilson.importers.dates import DateColumn, infer_date_format
-from wilson.importers.model import ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError
+from wilson.importers.model import ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError, per_distinct, squeeze
 from wilson.money import AmountError, exponent, guess_decimal_separator, parse_amount, to_minor
 
 HEAD_LINES = 50
@@ -165,6 +165,17 @@ def classify(header: str) -> tuple[str, int, bool] | None:
 
 def read_rows(text: str, delimiter: str) -> tuple[list[tuple[int, list[str]]], list[RowError]]:
     """(line, cells) for every physical record, blank ones included, with the line it starts on."""
+    lines, records, errors = read_records(text, delimiter)
+    return list(zip(lines, records)), errors
+
+
+def read_records(text: str, delimiter: str) -> tuple[Sequence[int], list[list[str]], list[RowError]]:
+    """Every physical record's cells, blank ones included, and the line each starts on."""
+    if '"' not in text:
+        # Nothing quoted: a record is a line, split at the delimiter (what the csv module would do).
+        body = text[:-1] if text.endswith("\n") else text
+        records = list(map(methodcaller("split", delimiter), body.split("\n")))
+        return range(1, len(records) + 1), records, []
     # The csv module stops at a 128 KB field and loses every later row; read huge fields whole so
     # the row checks can name that one row and the rest still import.
     csv.field_size_limit(max(csv.field_size_limit(), MAX_FILE_FIELD))
@@ -173,24 +184,25 @@ def read_rows(text: str, delimiter: str) -> tuple[list[tuple[int, list[str]]], l
         records = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
     except csv.Error:
         records = None
+    lines: Sequence[int]
     if records is not None and len(records) == text.count("\n") + (not text.endswith("\n")):
-        # One record per line (no quoted line breaks): line numbers are positions.
-        rows = list(zip(range(1, len(records) + 1), records))
+        lines = range(1, len(records) + 1)  # one record per line (no quoted line breaks)
     else:
-        rows = []
+        lines, records = [], []
         reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
         start = 1
         try:
             for cells in reader:
-                rows.append((start, cells))
+                lines.append(start)
+                records.append(cells)
                 start = reader.line_num + 1
         except csv.Error as exc:
             errors.append(RowError(start, f"unreadable CSV from here on ({exc}); is a quote left open?"))
-            return rows, errors
-    if rows and _ends_inside_quotes(text, rows[-1][0], delimiter):
-        line = rows.pop()[0]
-        errors.append(RowError(line, "the file ends inside a quoted field (truncated file?); this row was not read"))
-    return rows, errors
+            return lines, records, errors
+    if records and _ends_inside_quotes(text, lines[-1], delimiter):
+        errors.append(RowError(lines[-1], "the file ends inside a quoted field (truncated file?); this row was not read"))
+        lines, records = lines[:-1], records[:-1]
+    return lines, records, errors
 
 
 def _ends_inside_quotes(text: str, line: int, delimiter: str) -> bool:
@@ -365,48 +377,47 @@ class _Conversion:
 
     def __init__(self, text, source, delimiter, header_line, layout_for, options: Options):
         self.source, self.options = source, options
-        all_rows, self.errors = read_rows(text, delimiter)
+        lines, records, self.errors = read_records(text, delimiter)
         self.header: list[str] = []
         self.preamble: list[list[str]] = []
-        rows = all_rows
-        if header_line is not None:
-            for pos, (line, cells) in enumerate(all_rows):
-                if line == header_line:
-                    self.header = cells
-                    self.preamble = [c for _, c in all_rows[:pos]]
-                    rows = all_rows[pos + 1 :]
-                    break
+        if header_line is not None and header_line in lines:
+            pos = lines.index(header_line)
+            self.header, self.preamble = records[pos], records[:pos]
+            lines, records = lines[pos + 1 :], records[pos + 1 :]
         self.layout: Layout = layout_for(self.header)
-        rows = self._data_rows(rows)
-        self.width = max([len(self.header)] + [len(c) for _, c in rows[:200]])
+        lines, records = self._data_rows(lines, records)
+        self.width = max([len(self.header)] + [len(c) for c in records[:200]])
         self.delimiter = delimiter
         # Only a file with a 64 KB stretch free of line breaks can hold a row that long (give or take
         # quoted line breaks, which the 4 KB description check still catches); most files skip the check.
-        self.check_sizes = max(map(len, text.split("\n"))) > MAX_ROW_CHARS
-        self.lines, records, self.refused = self._shaped(rows)
-        del rows
+        self.check_sizes = len(text) > MAX_ROW_CHARS and max(map(len, text.split("\n"))) > MAX_ROW_CHARS
+        self.lines, self.refused = lines, self._shaped(lines, records)
         self.count = len(records)
         # Column-wise from here on: `zip(*records)` transposes in C, and every later step maps over
         # a column instead of looping over rows.
         self.columns: list[tuple[str, ...]] = list(zip(*records)) if records else [()] * self.width
 
-    def _data_rows(self, rows: list[tuple[int, list[str]]]) -> list[tuple[int, list[str]]]:
-        """Rows minus empty lines and copies of the header (some banks repeat it at the end)."""
+    def _data_rows(self, lines: Sequence[int], records: list[list[str]]) -> tuple[Sequence[int], list[list[str]]]:
+        """Records minus empty lines and copies of the header (some banks repeat it at the end)."""
         header = [c.strip() for c in self.header]
         first = self.header[0] if self.header else None
-        return [
-            (line, cells) for line, cells in rows
+        if [] not in records:
+            starts = list(map(itemgetter(0), records))
+            if not starts.count("") and (first is None or not starts.count(first)):
+                return lines, records  # no row can be blank or a header: the usual case, checked in C
+        keep = [
+            i for i, cells in enumerate(records)
             if any(cells) and not (cells[0] == first and [c.strip() for c in cells[: len(header)]] == header)
         ]
+        return [lines[i] for i in keep], [records[i] for i in keep]
 
-    def _shaped(self, rows: list[tuple[int, list[str]]]) -> tuple[list[int], list[list[str]], dict[int, RowError]]:
-        """Lines, cells padded to the file's width, and the rows whose shape alone refuses them."""
-        lines, records = (list(part) for part in zip(*rows)) if rows else ([], [])
+    def _shaped(self, lines: Sequence[int], records: list[list[str]]) -> dict[int, RowError]:
+        """Pad short records to the file's width (in place); returns the rows whose shape alone refuses them."""
         refused: dict[int, RowError] = {}
         header_width = len(self.header) or None
         widths = set(map(len, records))
         if not widths or (widths == {self.width} and not self.check_sizes):
-            return lines, records, refused
+            return refused
         for i, cells in enumerate(records):
             if header_width and len(cells) > header_width and any(c.strip() for c in cells[header_width:]):
                 refused[i] = RowError(
@@ -418,7 +429,7 @@ class _Conversion:
                 refused[i] = RowError(lines[i], "row is longer than 64 KB")
             if len(cells) < self.width:
                 records[i] = cells + [""] * (self.width - len(cells))
-        return lines, records, refused
+        return refused
 
     # -- per-column decisions ------------------------------------------------------------------
 
@@ -534,14 +545,14 @@ class _Conversion:
         if not texts:
             return [""] * self.count
         if len(texts) == 1:
-            return _per_distinct(_squeeze, self.columns[texts[0]])
-        return _per_distinct(_join_text, list(zip(*(self.columns[i] for i in texts))))
+            return per_distinct(squeeze, self.columns[texts[0]])
+        return per_distinct(_join_text, list(zip(*(self.columns[i] for i in texts))))
 
     def _statuses(self, index: int | None) -> list[str] | None:
         """booked / pending / reverted per row, or None when the file has no status column."""
         if index is None:
             return None
-        return _per_distinct(_status, self.columns[index])
+        return per_distinct(_status, self.columns[index])
 
     def _amounts(self, money: Callable[[Sequence[str], str], list], seps: dict[str, str], direction: int | None) -> list:
         """Signed minor units per row; None where the row has no amount, the AmountError where one
@@ -670,7 +681,7 @@ class _Conversion:
             parsed["category"] = [_category(c.strip(), s.strip()) for c, s in zip(columns[cat_i], subs)]
         note_cols = [i for i in (single.get("kind"), single.get("notes")) if i is not None and i != direction]
         if note_cols:
-            parsed["notes"] = _per_distinct(_notes, list(zip(*(columns[i] for i in note_cols))))
+            parsed["notes"] = per_distinct(_notes, list(zip(*(columns[i] for i in note_cols))))
         orig_i, orig_cur_i = single.get("original_amount"), single.get("original_currency")
         if orig_i is not None:
             codes = columns[orig_cur_i] if orig_cur_i is not None else [""] * self.count
@@ -777,18 +788,8 @@ def _dates(values: Sequence[str], column: DateColumn) -> list[date | None]:
     return list(map(column.cache.__getitem__, values))
 
 
-def _per_distinct(function: Callable, values: Sequence) -> list:
-    """`function` of every value, computed once per distinct value: export columns repeat a lot."""
-    decided = {value: function(value) for value in set(values)}
-    return list(map(decided.__getitem__, values))
-
-
-def _squeeze(text: str) -> str:
-    return " ".join(text.split())
-
-
 def _notes(cells: Sequence[str]) -> str | None:
-    return "; ".join(filter(None, map(_squeeze, cells))) or None
+    return "; ".join(filter(None, map(squeeze, cells))) or None
 
 
 def _category(category: str, sub: str) -> str | None:
@@ -803,7 +804,7 @@ def _join_text(cells: Sequence[str]) -> str:
     """Several text columns as one description, skipping a part an earlier one already holds."""
     parts: list[str] = []
     for cell in cells:
-        part = " ".join(cell.split())
+        part = squeeze(cell)
         if part and not any(part in p for p in parts):
             parts.append(part)
     return " ".join(parts)

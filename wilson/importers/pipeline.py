@@ -13,13 +13,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from datetime import date
 from pathlib import Path
+import struct
 from collections import Counter
 from functools import partial
-from operator import methodcaller
+from itertools import chain, compress, repeat
+from operator import add, methodcaller, ne
 from typing import Callable, Iterable, Iterator
 
 from wilson.importers.formats import parse_file
-from wilson.importers.model import ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError
+from wilson.importers.model import ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError, per_distinct, squeeze
 from wilson.ledger import Ledger
 from wilson.ledger.imports import BatchRecord, ImportOutcome, NewRows, record_import
 
@@ -266,14 +268,13 @@ def _ledger_rows(ledger: Ledger, result: ParseResult, rows: ParsedRows, accounts
     else:
         currencies = [owner["currency"].upper() for owner in owners]
     posted = rows.column("posted")
-    iso = {day: day.isoformat() for day in set(posted)}
-    days = list(map(iso.__getitem__, posted))
+    days = per_distinct(date.isoformat, posted)
     amounts = rows.column("amount")
-    descriptions = list(map(" ".join, map(str.split, rows.column("description"))))
+    descriptions = per_distinct(squeeze, rows.column("description"))
     pending = rows.column("pending")
     new = NewRows(
         account_ids, days, amounts, currencies, descriptions,
-        fingerprints(account_ids, days, amounts, list(map(str.casefold, descriptions)), pending),
+        fingerprints(account_ids, days, amounts, per_distinct(str.casefold, descriptions), pending),
         payee=rows.column("payee"), category_id=[None] * count, category_source=[None] * count,
         notes=rows.column("notes"), pending=pending, bank_id=rows.column("bank_id"),
         original_amount=rows.column("original_amount"), original_currency=rows.column("original_currency"),
@@ -296,32 +297,29 @@ def _bank_categories(ledger: Ledger, rows: ParsedRows, new: NewRows) -> None:
             new.splits[i] = [(s.amount, categories.resolve(s.category, create=True), s.memo) for s in splits]
 
 
-_MATERIAL = "{}|{}|{}|{:d}|{}".format
 _HASH = partial(hashlib.blake2b, digest_size=8)
-_SIGNED = partial(int.from_bytes, byteorder="big", signed=True)
 _DIGEST = methodcaller("digest")
 
 
 def fingerprints(account_ids: list[int], days: list[str], amounts: list[int], folded: list[str], pending: list[bool]) -> list[int]:
-    """Each row's signed 64-bit fingerprint of date, amount, folded description, pending flag and
-    its occurrence among identical rows of its account in this file (two genuine $5.75 coffees on
-    one day are occurrences 0 and 1). An INTEGER column indexes faster and smaller than hex text.
+    """Each row's signed 64-bit fingerprint: blake2b of `date|amount|folded description|pending|n`,
+    where n numbers identical rows of one account in this file (two genuine $5.75 coffees on one
+    day are 0 and 1). An INTEGER column indexes faster and smaller than hex text.
 
-    Every step is a C-level `map` over whole columns; only a file with repeated rows pays a Python
-    loop, to number the repeats.
+    Every step is a C-level `map` over whole columns; only repeated rows are numbered one by one.
     """
-    keys = list(zip(account_ids, days, amounts, folded, pending))
-    repeats = Counter(keys)
-    if len(repeats) == len(keys):
-        occurrences: list[int] = [0] * len(keys)
-    else:
+    base = list(map("%s|%d|%s|%d|".__mod__, zip(days, amounts, folded, pending)))
+    material = list(map(str.__add__, base, repeat("0")))
+    owned = base if len(set(account_ids)) <= 1 else list(zip(account_ids, base))
+    counts = Counter(owned)
+    if len(counts) < len(owned):
+        repeated = {key for key, times in counts.items() if times > 1}
         seen: Counter = Counter()
-        occurrences = []
-        for key in keys:
-            occurrences.append(seen[key])
-            seen[key] += 1
-    material = map(str.encode, map(_MATERIAL, days, amounts, folded, pending, occurrences))
-    return list(map(_SIGNED, map(_DIGEST, map(_HASH, material))))
+        for i in [i for i, key in enumerate(owned) if key in repeated]:
+            material[i] = f"{base[i]}{seen[owned[i]]}"
+            seen[owned[i]] += 1
+    digests = b"".join(map(_DIGEST, map(_HASH, map(str.encode, material))))
+    return list(chain.from_iterable(struct.iter_unpack(">q", digests)))
 
 
 def _preparer(categorize: Callable[[NewRows], None] | None) -> Callable[[NewRows], None]:
@@ -424,24 +422,31 @@ def check_running_balance(rows: ParsedRows) -> tuple[list[int], tuple[int, date]
     Files list rows oldest-first or newest-first, and some fill the balance on only a few rows; the
     order that explains more rows is taken, and rows without a balance carry their amount forward.
     """
-    entries = list(zip(rows.column("line"), rows.column("amount"), rows.column("balance"), rows.column("posted")))
-    with_balance = [entry for entry in entries if entry[2] is not None]
-    if not with_balance:
+    lines, amounts, balances, posted = (rows.column(name) for name in ("line", "amount", "balance", "posted"))
+    known = [i for i, balance in enumerate(balances) if balance is not None] if None in balances else range(len(rows))
+    if not known:
         return [], None
-
-    def misses(ordered: Iterable[tuple[int, int, int | None, date]]) -> list[int]:
-        bad, running = [], None
-        for line, amount, balance, _ in ordered:
-            if running is not None:
-                running += amount
-            if balance is not None:
-                if running is not None and running != balance:
-                    bad.append(line)
-                running = balance
-        return bad
-
-    forward, backward = misses(entries), misses(reversed(entries))
-    first, last = with_balance[0], with_balance[-1]
+    if len(known) == len(rows):
+        # Every row has its balance: each row is checked against its neighbour with C-level maps.
+        forward = list(compress(lines[1:], map(ne, map(add, balances, amounts[1:]), balances[1:])))
+        backward = list(compress(lines[:-1], map(ne, map(add, balances[1:], amounts), balances)))
+    else:
+        entries = list(zip(lines, amounts, balances))
+        forward, backward = _misses(entries), sorted(_misses(reversed(entries)))
+    first, last = known[0], known[-1]
     if len(backward) < len(forward):
-        return sorted(backward), (first[2], first[3])
-    return forward, (last[2], last[3])
+        return backward, (balances[first], posted[first])
+    return forward, (balances[last], posted[last])
+
+
+def _misses(ordered: Iterable[tuple[int, int, int | None]]) -> list[int]:
+    """Lines whose balance isn't the running balance carried from the rows before them."""
+    bad, running = [], None
+    for line, amount, balance in ordered:
+        if running is not None:
+            running += amount
+        if balance is not None:
+            if running is not None and running != balance:
+                bad.append(line)
+            running = balance
+    return bad

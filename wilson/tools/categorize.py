@@ -16,7 +16,6 @@ from typing import Annotated
 from wilson.ledger import Ledger
 from wilson.ledger.imports import NewRows
 from wilson.ledger.rules import RuleSet
-from wilson.tools.classify import MAX_MODEL_ROWS, classify
 from wilson.tools.common import Period, clamp_limit, covered, money, period, resolve_account
 from wilson.tools.merchants import merchant_category
 from wilson.tools.registry import ToolContext, tool
@@ -101,6 +100,7 @@ def _model_step(
     if not ctx.model:
         report["note"] = f"{len(rows)} row(s) matched no rule or merchant and no model is configured"
         return {}, report
+    from wilson.tools.classify import MAX_MODEL_ROWS, classify  # asyncio and friends: off an import's path
     sent = rows[:MAX_MODEL_ROWS]
     names = [row["name"] for row in ctx.ledger.categories()]
     outcome = classify(ctx.model, sent, names)
