@@ -6,6 +6,10 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from wilson.importers.csv_generic import read_records, uniform_columns
 from wilson.importers.formats import parse_file
 
 
@@ -55,3 +59,22 @@ def test_a_huge_field_costs_only_its_own_row(tmp_path: Path) -> None:
     result = parse(tmp_path, f"Date,Description,Amount\n2025-01-01,{'A' * 300_000},-1.00\n2025-01-02,B,-2.00\n")
     assert [t.amount for t in result.transactions] == [-200]
     assert [e.line for e in result.errors] == [2]
+
+
+CELL = st.text(alphabet=st.sampled_from("ab1 .-;"), max_size=4)
+
+
+@settings(max_examples=400)
+@given(st.lists(st.lists(CELL, min_size=1, max_size=4), min_size=1, max_size=8), st.booleans())
+def test_the_one_split_read_of_a_uniform_block_matches_the_row_by_row_read(rows: list[list[str]], final_newline: bool) -> None:
+    """`uniform_columns` answers only when every line has the same number of cells and none is blank,
+    and then with exactly what the row-by-row read says, column by column."""
+    text = "Date,Amount\n" + "\n".join(",".join(cells) for cells in rows) + ("\n" if final_newline else "")
+    block = uniform_columns(text, ",", 2)
+    _, records, _ = read_records(text, ",")
+    data = records[1:]
+    if len({len(cells) for cells in data}) != 1 or [""] in data:
+        assert block is None
+    else:
+        assert block is not None and block[0] == len("Date,Amount\n")
+        assert block[1] == [list(column) for column in zip(*data)]

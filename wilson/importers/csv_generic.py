@@ -205,6 +205,40 @@ def read_records(text: str, delimiter: str) -> tuple[Sequence[int], list[list[st
     return lines, records, errors
 
 
+_ROW_END, _JOIN = "\x1f", "\x1e"  # helpers while a block is split in one go; never in a decoded export
+
+
+def uniform_columns(text: str, delimiter: str, first_line: int) -> tuple[int, list[list[str]]] | None:
+    """(offset of `first_line`, its columns) when every line from there on is unquoted and has the
+    same number of cells; None otherwise.
+
+    The lines are joined by the delimiter and split once, so column i is every n-th cell from i:
+    no list per row and no transposing. A marker on each line end proves the split stayed aligned.
+    """
+    if '"' in text or _ROW_END in text or _JOIN in text:
+        return None
+    start = 0
+    for _ in range(first_line - 1):
+        start = text.find("\n", start) + 1
+        if not start:
+            return None
+    body = text[start:-1] if text.endswith("\n") else text[start:]
+    if not body or body.startswith("\n") or body.endswith("\n") or "\n\n" in body:
+        return None  # blank lines: the general read drops them
+    width = body[: body.find("\n")].count(delimiter) + 1 if "\n" in body else body.count(delimiter) + 1
+    cells = body.replace("\n", _ROW_END + delimiter).split(delimiter)
+    rows = body.count("\n") + 1
+    if len(cells) != rows * width:
+        return None
+    # Aligned when each row's last cell holds one of the rows - 1 markers (a marker always ends a cell).
+    ends = _JOIN.join(cells[width - 1 :: width])
+    if ends.count(_ROW_END) != rows - 1 or ends.count(_ROW_END + _JOIN) != rows - 1:
+        return None
+    columns = [cells[i::width] for i in range(width - 1)]
+    columns.append(ends.replace(_ROW_END, "").split(_JOIN))
+    return start, columns
+
+
 def _ends_inside_quotes(text: str, line: int, delimiter: str) -> bool:
     """Whether the record starting at `line` runs into the end of the file with a quote open."""
     pos = len(text)
@@ -376,26 +410,50 @@ class _Conversion:
     """One parse: the analysis that decides formats per column, then the row loop."""
 
     def __init__(self, text, source, delimiter, header_line, layout_for, options: Options):
-        self.source, self.options = source, options
-        lines, records, self.errors = read_records(text, delimiter)
+        self.source, self.options, self.delimiter = source, options, delimiter
         self.header: list[str] = []
         self.preamble: list[list[str]] = []
+        self.errors: list[RowError] = []
+        self.refused: dict[int, RowError] = {}
+        # Only a file with a 64 KB stretch free of line breaks can hold a row that long (give or take
+        # quoted line breaks, which the 4 KB description check still catches); most files skip the check.
+        self.check_sizes = len(text) > MAX_ROW_CHARS and max(map(len, text.split("\n"))) > MAX_ROW_CHARS
+        # Column-wise from here on: every later step maps over a column instead of looping over rows.
+        if not self._read_uniform(text, header_line, layout_for):
+            self._read_records(text, header_line, layout_for)
+
+    def _read_uniform(self, text: str, header_line: int | None, layout_for) -> bool:
+        """The fast read, for the usual export: nothing quoted, every row as wide as the header, no
+        blank or repeated header rows. False (nothing set) when the file needs `_read_records`."""
+        first = (header_line or 0) + 1
+        block = None if self.check_sizes else uniform_columns(text, self.delimiter, first)
+        if block is None:
+            return False
+        start, columns = block
+        head = read_records(text[:start], self.delimiter)[1] if header_line else [[]]
+        header = head[-1]
+        if (header and len(header) != len(columns)) or "" in columns[0] or (header and header[0] in columns[0]):
+            return False
+        self.header, self.preamble = header, head[:-1]
+        self.layout: Layout = layout_for(header)
+        self.count, self.width, self.columns = len(columns[0]), len(columns), columns
+        self.lines: Sequence[int] = range(first, first + self.count)
+        return True
+
+    def _read_records(self, text: str, header_line: int | None, layout_for) -> None:
+        """The general read: quoted fields, line breaks inside them, ragged, blank and repeated rows."""
+        lines, records, self.errors = read_records(text, self.delimiter)
         if header_line is not None and header_line in lines:
             pos = lines.index(header_line)
             self.header, self.preamble = records[pos], records[:pos]
             lines, records = lines[pos + 1 :], records[pos + 1 :]
-        self.layout: Layout = layout_for(self.header)
+        self.layout = layout_for(self.header)
         lines, records = self._data_rows(lines, records)
         self.width = max([len(self.header)] + [len(c) for c in records[:200]])
-        self.delimiter = delimiter
-        # Only a file with a 64 KB stretch free of line breaks can hold a row that long (give or take
-        # quoted line breaks, which the 4 KB description check still catches); most files skip the check.
-        self.check_sizes = len(text) > MAX_ROW_CHARS and max(map(len, text.split("\n"))) > MAX_ROW_CHARS
         self.lines, self.refused = lines, self._shaped(lines, records)
         self.count = len(records)
-        # Column-wise from here on: `zip(*records)` transposes in C, and every later step maps over
-        # a column instead of looping over rows.
-        self.columns: list[tuple[str, ...]] = list(zip(*records)) if records else [()] * self.width
+        # `zip(*records)` transposes in C.
+        self.columns: list[Sequence[str]] = list(zip(*records)) if records else [()] * self.width
 
     def _data_rows(self, lines: Sequence[int], records: list[list[str]]) -> tuple[Sequence[int], list[list[str]]]:
         """Records minus empty lines and copies of the header (some banks repeat it at the end)."""
@@ -513,7 +571,8 @@ class _Conversion:
         if day_first is None:
             # Only North America writes month first; a file in pounds or euros is day-first.
             day_first = european or seps.get("amount", seps.get("debit")) == "," or currency not in _MONTH_FIRST
-        date_cols = [(i, infer_date_format(set(self.columns[i]), day_first)) for i in layout.dates]
+        distinct_dates = {i: set(self.columns[i]) for i in layout.dates}
+        date_cols = [(i, infer_date_format(distinct_dates[i], day_first)) for i in layout.dates]
         texts = self._informative_texts()
         columns, count = self.columns, self.count
         result = ParseResult(options.format, [], [], self.errors)
@@ -525,7 +584,7 @@ class _Conversion:
         parsed: dict[str, list] = {
             "line": self.lines,
             "description": self._descriptions(texts),
-            "posted": _dates(columns[date_cols[0][0]], date_cols[0][1]) if date_cols else [None] * count,
+            "posted": _dates(columns[date_cols[0][0]], date_cols[0][1], distinct_dates[date_cols[0][0]]) if date_cols else [None] * count,
             "amount": self._amounts(money, seps, direction),
         }
         statuses = self._statuses(single.get("status"))
@@ -607,7 +666,8 @@ class _Conversion:
         summaries = {text for text in set(descriptions) if _SUMMARY.match(text)}
         if summaries:
             suspects.update(i for i, text in enumerate(descriptions) if text in summaries)
-        suspects.update(i for i, amount in enumerate(amounts) if amount.__class__ is not int)
+        if set(map(type, amounts)) != {int}:
+            suspects.update(i for i, amount in enumerate(amounts) if amount.__class__ is not int)
         if not suspects:
             return range(self.count)  # type: ignore[return-value]
         money_cols = [i for i in (self.layout.single.get(r) for r in ("amount", "debit", "credit")) if i is not None]
@@ -681,7 +741,11 @@ class _Conversion:
             parsed["category"] = [_category(c.strip(), s.strip()) for c, s in zip(columns[cat_i], subs)]
         note_cols = [i for i in (single.get("kind"), single.get("notes")) if i is not None and i != direction]
         if note_cols:
-            parsed["notes"] = per_distinct(_notes, list(zip(*(columns[i] for i in note_cols))))
+            used = [i for i in note_cols if set(columns[i]) != {""}]
+            if len(used) == 1:
+                parsed["notes"] = per_distinct(_notes, columns[used[0]])
+            elif used:
+                parsed["notes"] = per_distinct(_notes, list(zip(*(columns[i] for i in used))))
         orig_i, orig_cur_i = single.get("original_amount"), single.get("original_currency")
         if orig_i is not None:
             codes = columns[orig_cur_i] if orig_cur_i is not None else [""] * self.count
@@ -751,10 +815,17 @@ def _money_column(
     exp = exponent(currency)
     if row_currencies is not None and any(exponent(code) != exp for code in set(row_currencies) if code):
         return [_minor_or_error(v, sep, exponent(c or currency), c or currency) for v, c in zip(values, row_currencies)]
-    joined = "\n".join(values)
-    if exp == 2 and joined.count("\n") == len(values) - 1 and _PLAIN_COLUMN[sep].fullmatch(joined):
-        return list(map(int, map(methodcaller("replace", sep, ""), values)))
-    known = {value: _minor_or_error(value, sep, exp, currency) for value in set(values)}
+    distinct = set(values)
+    # Mostly distinct cells (running balances) convert directly; repeated ones (amounts) once each.
+    cells = values if len(distinct) * 2 > len(values) else list(distinct)
+    joined = "\n".join(cells)
+    if exp == 2 and joined.count("\n") == len(cells) - 1 and _PLAIN_COLUMN[sep].fullmatch(joined):
+        converted = list(map(int, map(methodcaller("replace", sep, ""), cells)))
+        if cells is values:
+            return converted
+        known = dict(zip(cells, converted))
+    else:
+        known = {value: _minor_or_error(value, sep, exp, currency) for value in distinct}
     return list(map(known.__getitem__, values))
 
 
@@ -781,14 +852,17 @@ def _directed(amount, flag: str, sign: int | None):
     return -abs(amount) if not flag else amount
 
 
-def _dates(values: Sequence[str], column: DateColumn) -> list[date | None]:
+def _dates(values: Sequence[str], column: DateColumn, distinct: set[str]) -> list[date | None]:
     """A date per cell, each distinct cell parsed once."""
-    for value in set(values):
+    for value in distinct:
         column.parse(value)
     return list(map(column.cache.__getitem__, values))
 
 
-def _notes(cells: Sequence[str]) -> str | None:
+def _notes(cells: Sequence[str] | str) -> str | None:
+    """One note from one cell or from several (joined with `; `), or None when all are blank."""
+    if isinstance(cells, str):
+        return squeeze(cells) or None
     return "; ".join(filter(None, map(squeeze, cells))) or None
 
 
