@@ -815,9 +815,9 @@ def _money_column(
     exp = exponent(currency)
     if row_currencies is not None and any(exponent(code) != exp for code in set(row_currencies) if code):
         return [_minor_or_error(v, sep, exponent(c or currency), c or currency) for v, c in zip(values, row_currencies)]
-    distinct = set(values)
     # Mostly distinct cells (running balances) convert directly; repeated ones (amounts) once each.
-    cells = values if len(distinct) * 2 > len(values) else list(distinct)
+    sample = values[:1000]
+    cells = values if len(set(sample)) * 2 > len(sample) else list(set(values))
     joined = "\n".join(cells)
     if exp == 2 and joined.count("\n") == len(cells) - 1 and _PLAIN_COLUMN[sep].fullmatch(joined):
         converted = list(map(int, map(methodcaller("replace", sep, ""), cells)))
@@ -825,7 +825,7 @@ def _money_column(
             return converted
         known = dict(zip(cells, converted))
     else:
-        known = {value: _minor_or_error(value, sep, exp, currency) for value in distinct}
+        known = {value: _minor_or_error(value, sep, exp, currency) for value in set(values)}
     return list(map(known.__getitem__, values))
 
 

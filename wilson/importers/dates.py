@@ -115,10 +115,13 @@ def infer_date_format(values: Iterable[str], day_first: bool = False) -> DateCol
     # Dotted numeric dates (24.12.2023) are day-first wherever they are written.
     dotted = any(_DOTTED.match(v) for v in distinct)
     candidates = _DAY_FIRST if day_first or dotted else _MONTH_FIRST
-    best, best_count = None, 0
+    best, best_count, best_dates = None, 0, {}
     for fmt in candidates:
-        count = sum(1 for v in distinct if fmt.parse(v) is not None)
+        dates = {v: fmt.parse(v) for v in distinct}
+        count = len(dates) - list(dates.values()).count(None)
         if count > best_count:
-            best, best_count = fmt, count
-    return DateColumn(best)
+            best, best_count, best_dates = fmt, count, dates
+            if count == len(distinct):
+                break  # no later format can read more, and ties go to the earlier one
+    return DateColumn(best, best_dates)
 

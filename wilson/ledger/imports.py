@@ -164,6 +164,8 @@ def _new_positions(ledger: Ledger, account_id: int, rows: NewRows) -> list[int]:
     # Fingerprints come straight from the account/date index, without touching the rows.
     existing_fps = set(chain.from_iterable(_plain_rows(
         ledger.conn, "SELECT fingerprint FROM transactions WHERE account_id = ? AND posted BETWEEN ? AND ?", window)))
+    if existing_fps.issuperset(rows.fingerprint):
+        return []  # a file imported before: every row is there
     fresh = [i for i, fp in enumerate(rows.fingerprint) if fp not in existing_fps]
     if not fresh or rows.bank_id.count(None) == len(rows):
         return fresh
