@@ -327,13 +327,10 @@ def _preparer(categorize: Callable[[NewRows], None] | None) -> Callable[[NewRows
     from wilson.importers.payee import clean_payee
 
     def prepare(rows: NewRows) -> None:
-        cleaned: dict[str, str] = {}
-        for i, (payee, description) in enumerate(zip(rows.payee, rows.description)):
-            if not payee:
-                found = cleaned.get(description)
-                if found is None:
-                    found = cleaned[description] = clean_payee(description)
-                rows.payee[i] = found
+        cleaned = per_distinct(clean_payee, rows.description)
+        rows.payee = cleaned if rows.payee.count(None) == len(rows) else [
+            payee or clean for payee, clean in zip(rows.payee, cleaned)
+        ]
         if categorize:
             categorize(rows)
 

@@ -13,6 +13,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Annotated
 
+from wilson.importers.model import per_distinct
 from wilson.ledger import Ledger
 from wilson.ledger.imports import NewRows
 from wilson.ledger.rules import RuleSet
@@ -60,17 +61,24 @@ class AutoCategorizer:
         An export repeats a few thousand payees over 100k rows, so each distinct (description, payee,
         direction) is matched once; the amount joins the key only when some rule has amount bounds.
         """
+        if rows.category_id.count(None) == 0:
+            return
         bounded = any(rule.min_amount is not None or rule.max_amount is not None for rule in self.rules.rules)
-        decided: dict[tuple, tuple[int, str] | None] = {}
-        for i, (category_id, description, payee, amount) in enumerate(
-            zip(rows.category_id, rows.description, rows.payee, rows.amount)
-        ):
-            if category_id is not None:
-                continue
-            key = (description, payee, amount if bounded else (amount > 0) - (amount < 0))
-            found = decided[key] if key in decided else decided.setdefault(key, self.match(description, payee, amount))
-            if found:
-                rows.category_id[i], rows.category_source[i] = found
+        # Without amount bounds only the direction matters: -1, 0 (never a merchant) or 1.
+        amounts = rows.amount if bounded else list(map(_sign, rows.amount))
+        found = per_distinct(self._match, list(zip(rows.description, rows.payee, amounts)))
+        own_ids, own_sources = rows.category_id, rows.category_source
+        rows.category_id = [own if own is not None else hit and hit[0] for own, hit in zip(own_ids, found)]
+        rows.category_source = [
+            source if own is not None else hit and hit[1] for own, source, hit in zip(own_ids, own_sources, found)
+        ]
+
+    def _match(self, row: tuple[str, str | None, int]) -> tuple[int, str] | None:
+        return self.match(*row)
+
+
+def _sign(amount: int) -> int:
+    return (amount > 0) - (amount < 0)
 
 
 def plan(ctx: ToolContext, rows: list[dict], use_model: bool) -> tuple[dict[int, Assignment], dict]:
