@@ -260,13 +260,12 @@ def _ledger_rows(ledger: Ledger, result: ParseResult, rows: ParsedRows, accounts
         default = _default_key(result)
         owners = [accounts[key or default] for key in rows.column("account_key")]
         account_ids = [owner["id"] for owner in owners]
-    else:
-        owners = [accounts[_default_key(result)]] * count
-        account_ids = [owners[0]["id"]] * count if count else []
+        currencies = [owner["currency"].upper() for owner in owners]
+    else:  # one account: constant columns
+        owner = accounts[_default_key(result)]
+        owners, account_ids, currencies = [owner] * count, [owner["id"]] * count, [owner["currency"].upper()] * count
     if rows.has("currency"):
         currencies = [(own or owner["currency"]).upper() for own, owner in zip(rows.column("currency"), owners)]
-    else:
-        currencies = [owner["currency"].upper() for owner in owners]
     posted = rows.column("posted")
     days = per_distinct(date.isoformat, posted)
     amounts = rows.column("amount")
