@@ -758,7 +758,7 @@ class _Conversion:
 
     def _accounts(self, rows: ParsedRows, currency: str) -> list[ParsedAccount]:
         info = self.options.account
-        if not rows.has("account_key"):
+        if not rows.has("account_key") or not rows:
             return [ParsedAccount("default", info.name or self._preamble_name(), info.type, info.institution, currency=currency)]
         seen: dict[str, Counter[str]] = {}
         for (key, own), times in Counter(zip(rows.column("account_key"), rows.column("currency"))).items():
