@@ -73,6 +73,16 @@ def byte_compile_wilson() -> None:
     compileall.compile_dir(Path(wilson.__file__).parent, quiet=1)
 
 
+def interpreter_start() -> float:
+    """For scale: the fastest of three bare `python -c pass` processes on this machine."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=100_000)
@@ -93,6 +103,7 @@ def main() -> None:
         print(f"re-import (all dups):    {again:6.2f} s   peak {again_mb:5.0f} MB   (target < 1 s)")
         print(f"re-import + 1 new row:   {plus:6.2f} s   peak {plus_mb:5.0f} MB   (target < 1 s)")
         print(f"ledger size:             {size_mb:6.1f} MB")
+        print(f"(python start-up alone:  {interpreter_start():6.2f} s, included in each figure above)")
         assert '"added": 1,' in out, "the re-import of the file plus one row should add exactly one row"
         assert '"warnings": []' in out, "the generated running balances should agree with the amounts"
 

@@ -53,14 +53,18 @@ def _import(ledger, paths, account, forced_format, dry_run, skip_bad, as_json) -
     from wilson.importers.model import ImportRefused
     from wilson.importers.pipeline import import_file
     from wilson.ledger import LedgerError
-    from wilson.tools.categorize import AutoCategorizer
+
+    def categorize(rows) -> None:  # type: ignore[no-untyped-def]
+        from wilson.tools.categorize import AutoCategorizer  # only a file with new rows needs it
+
+        AutoCategorizer(ledger)(rows)
 
     summaries, failures = [], []
     for path in paths:
         try:
             with _progress(path, enabled=not as_json and sys.stderr.isatty()) as say:
                 summary = import_file(
-                    ledger, path, account, forced_format, dry_run, skip_bad, progress=say, categorize=AutoCategorizer(ledger)
+                    ledger, path, account, forced_format, dry_run, skip_bad, progress=say, categorize=categorize
                 )
         except (ImportRefused, LedgerError) as exc:
             failures.append(str(exc))

@@ -16,8 +16,8 @@ from pathlib import Path
 import struct
 from collections import Counter
 from functools import partial
-from itertools import chain, compress, repeat
-from operator import add, methodcaller, ne
+from itertools import chain, compress
+from operator import add, ne
 from typing import Callable, Iterable, Iterator
 
 from wilson.importers.formats import parse_file
@@ -297,7 +297,6 @@ def _bank_categories(ledger: Ledger, rows: ParsedRows, new: NewRows) -> None:
 
 
 _HASH = partial(hashlib.blake2b, digest_size=8)
-_DIGEST = methodcaller("digest")
 
 
 def fingerprints(account_ids: list[int], days: list[str], amounts: list[int], folded: list[str], pending: list[bool]) -> list[int]:
@@ -305,20 +304,27 @@ def fingerprints(account_ids: list[int], days: list[str], amounts: list[int], fo
     where n numbers identical rows of one account in this file (two genuine $5.75 coffees on one
     day are 0 and 1). An INTEGER column indexes faster and smaller than hex text.
 
-    Every step is a C-level `map` over whole columns; only repeated rows are numbered one by one.
+    Every row is hashed as occurrence 0 with C-level maps over whole columns; rows whose hash
+    repeats within their account are the identical ones, and only those are numbered and hashed
+    again one by one.
     """
-    base = list(map("%s|%d|%s|%d|".__mod__, zip(days, amounts, folded, pending)))
-    material = list(map(str.__add__, base, repeat("0")))
-    owned = base if len(set(account_ids)) <= 1 else list(zip(account_ids, base))
-    counts = Counter(owned)
-    if len(counts) < len(owned):
-        repeated = {key for key, times in counts.items() if times > 1}
+    day_bytes, text_bytes = per_distinct(str.encode, days), per_distinct(str.encode, folded)
+    found = _digests(map(b"%s|%d|%s|%d|0".__mod__, zip(day_bytes, amounts, text_bytes, pending)))
+    owned = found if len(set(account_ids)) <= 1 else list(zip(account_ids, found))
+    if len(set(owned)) < len(owned):
+        repeated = {key for key, times in Counter(owned).items() if times > 1}
         seen: Counter = Counter()
         for i in [i for i, key in enumerate(owned) if key in repeated]:
-            material[i] = f"{base[i]}{seen[owned[i]]}"
-            seen[owned[i]] += 1
-    digests = b"".join(map(_DIGEST, map(_HASH, map(str.encode, material))))
-    return list(chain.from_iterable(struct.iter_unpack(">q", digests)))
+            occurrence, seen[owned[i]] = seen[owned[i]], seen[owned[i]] + 1
+            if occurrence:
+                found[i] = _digests([b"%s|%d|%s|%d|%d" % (day_bytes[i], amounts[i], text_bytes[i], pending[i], occurrence)])[0]
+    return found
+
+
+def _digests(materials: Iterable[bytes]) -> list[int]:
+    """blake2b-64 of each, as signed big-endian integers."""
+    packed = b"".join(map(hashlib.blake2b.digest, map(_HASH, materials)))
+    return list(chain.from_iterable(struct.iter_unpack(">q", packed)))
 
 
 def _preparer(categorize: Callable[[NewRows], None] | None) -> Callable[[NewRows], None]:

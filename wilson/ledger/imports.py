@@ -123,7 +123,7 @@ def record_import(
         fresh = account_rows.take(_new_positions(ledger, account_id, account_rows))
         outcome.duplicates += len(account_rows) - len(fresh)
         replaced += _replace_pending(ledger, account_id, account_rows, fresh)
-        if prepare:
+        if prepare and len(fresh):
             uncategorized = fresh.category_id.count(None)
             prepare(fresh)
             outcome.categorized += uncategorized - fresh.category_id.count(None)
