@@ -732,7 +732,10 @@ class _Conversion:
         single, columns = self.layout.single, self.columns
         balance_i, cat_i, sub_i = single.get("balance"), single.get("category"), single.get("subcategory")
         if balance_i is not None:  # a balance is a cross-check, never a reason to lose the row
-            parsed["balance"] = [b if b.__class__ is int else None for b in money(columns[balance_i], seps["balance"])]
+            balances = money(columns[balance_i], seps["balance"])
+            parsed["balance"] = balances if set(map(type, balances)) == {int} else [
+                b if b.__class__ is int else None for b in balances
+            ]
         bank_id = self._unique(single.get("bank_id"))
         if bank_id is not None:
             parsed["bank_id"] = [v.strip().strip("'") or None for v in columns[bank_id]]
@@ -741,7 +744,7 @@ class _Conversion:
             parsed["category"] = [_category(c.strip(), s.strip()) for c, s in zip(columns[cat_i], subs)]
         note_cols = [i for i in (single.get("kind"), single.get("notes")) if i is not None and i != direction]
         if note_cols:
-            used = [i for i in note_cols if set(columns[i]) != {""}]
+            used = [i for i in note_cols if any(columns[i])]
             if len(used) == 1:
                 parsed["notes"] = per_distinct(_notes, columns[used[0]])
             elif used:

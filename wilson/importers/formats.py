@@ -75,7 +75,7 @@ def read_text(path: Path) -> str:
         raise ImportRefused(source, "is a directory, not a file") from None
     except PermissionError:
         raise ImportRefused(source, "permission denied") from None
-    if not data.strip():
+    if not data or data.isspace():
         raise ImportRefused(source, "the file is empty")
     return decode(data, source)
 

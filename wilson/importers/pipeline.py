@@ -273,7 +273,7 @@ def _ledger_rows(ledger: Ledger, result: ParseResult, rows: ParsedRows, accounts
     pending = rows.column("pending")
     new = NewRows(
         account_ids, days, amounts, currencies, descriptions,
-        fingerprints(account_ids, days, amounts, per_distinct(str.casefold, descriptions), pending),
+        fingerprints(account_ids, days, amounts, descriptions, pending),
         payee=rows.column("payee"), category_id=[None] * count, category_source=[None] * count,
         notes=rows.column("notes"), pending=pending, bank_id=rows.column("bank_id"),
         original_amount=rows.column("original_amount"), original_currency=rows.column("original_currency"),
@@ -299,8 +299,10 @@ def _bank_categories(ledger: Ledger, rows: ParsedRows, new: NewRows) -> None:
 _HASH = partial(hashlib.blake2b, digest_size=8)
 
 
-def fingerprints(account_ids: list[int], days: list[str], amounts: list[int], folded: list[str], pending: list[bool]) -> list[int]:
-    """Each row's signed 64-bit fingerprint: blake2b of `date|amount|folded description|pending|n`,
+def fingerprints(
+    account_ids: list[int], days: list[str], amounts: list[int], descriptions: list[str], pending: list[bool]
+) -> list[int]:
+    """Each row's signed 64-bit fingerprint: blake2b of `date|amount|casefolded description|pending|n`,
     where n numbers identical rows of one account in this file (two genuine $5.75 coffees on one
     day are 0 and 1). An INTEGER column indexes faster and smaller than hex text.
 
@@ -308,17 +310,21 @@ def fingerprints(account_ids: list[int], days: list[str], amounts: list[int], fo
     repeats within their account are the identical ones, and only those are numbered and hashed
     again one by one.
     """
-    day_bytes, text_bytes = per_distinct(str.encode, days), per_distinct(str.encode, folded)
+    day_bytes, text_bytes = per_distinct(str.encode, days), per_distinct(_folded_bytes, descriptions)
     found = _digests(map(b"%s|%d|%s|%d|0".__mod__, zip(day_bytes, amounts, text_bytes, pending)))
     owned = found if len(set(account_ids)) <= 1 else list(zip(account_ids, found))
     if len(set(owned)) < len(owned):
         repeated = {key for key, times in Counter(owned).items() if times > 1}
         seen: Counter = Counter()
-        for i in [i for i, key in enumerate(owned) if key in repeated]:
+        for i in compress(range(len(owned)), map(repeated.__contains__, owned)):
             occurrence, seen[owned[i]] = seen[owned[i]], seen[owned[i]] + 1
             if occurrence:
                 found[i] = _digests([b"%s|%d|%s|%d|%d" % (day_bytes[i], amounts[i], text_bytes[i], pending[i], occurrence)])[0]
     return found
+
+
+def _folded_bytes(description: str) -> bytes:
+    return description.casefold().encode()
 
 
 def _digests(materials: Iterable[bytes]) -> list[int]:
