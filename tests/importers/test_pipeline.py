@@ -376,3 +376,16 @@ def test_a_big_first_import_rebuilds_the_indexes_and_triggers_it_dropped(tmp_pat
         assert "transactions_posted" in plan or "INDEX" in plan
         assert ledger.scalar("PRAGMA integrity_check") == "ok"
         assert import_file(ledger, path).duplicates == 6000
+
+
+def test_constant_columns_are_written_as_literals_and_read_back_exactly(tmp_path: Path) -> None:
+    """One value on every row (an account, a currency, an apostrophe in every description) is put in
+    the INSERT as a literal; what comes back must be exactly what was parsed."""
+    body = "".join(f"2025-03-{day:02d},O'Reilly's -- '); DROP TABLE transactions; --,-1.00\n" for day in range(1, 8))
+    path = write(tmp_path, "constant.csv", body)
+    with Ledger() as ledger:
+        assert import_file(ledger, path).added == 7
+        stored = ledger.query("SELECT DISTINCT description, amount, currency, pending, batch_id IS NOT NULL AS batched FROM transactions")
+        assert stored == [{"description": "O'Reilly's -- '); DROP TABLE transactions; --", "amount": -100,
+                           "currency": "USD", "pending": 0, "batched": 1}]
+        assert import_file(ledger, path).duplicates == 7

@@ -222,22 +222,51 @@ def _insert(ledger: Ledger, batch_id: int, rows: NewRows) -> None:
     conn = ledger.conn
     start = (conn.execute("SELECT COALESCE(MAX(id), 0) FROM transactions").fetchone()[0]) + 1
     ids = range(start, start + len(rows))
+    imported_at = conn.execute("SELECT imported_at FROM import_batches WHERE id = ?", (batch_id,)).fetchone()[0]
+    columns: dict[str, Sequence] = {name: getattr(rows, name) for name in _INSERTED}
+    columns |= {"batch_id": [batch_id] * len(rows), "created_at": [imported_at] * len(rows)}
+    sql, bound = _insert_statement(ids, columns)
     # A batch at least as big as the ledger rebuilds the indexes instead of updating them.
     bulk = len(rows) >= BULK_ROWS and len(rows) >= start - 1
-    imported_at = conn.execute("SELECT imported_at FROM import_batches WHERE id = ?", (batch_id,)).fetchone()[0]
     with derived_structures_dropped(conn) if bulk else nullcontext():
-        conn.executemany(  # zipped columns, not a list: 100k parameter tuples would double peak memory
-            "INSERT INTO transactions (id, account_id, posted, amount, currency, description, payee, category_id,"
-            " category_source, notes, pending, bank_id, batch_id, fingerprint, original_amount, original_currency,"
-            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            zip(ids, rows.account_id, rows.posted, rows.amount, rows.currency, rows.description, rows.payee,
-                rows.category_id, rows.category_source, rows.notes, rows.pending, rows.bank_id, repeat(batch_id),
-                rows.fingerprint, rows.original_amount, rows.original_currency, repeat(imported_at)),
-        )
+        conn.executemany(sql, zip(*bound))  # zipped, not a list: 100k parameter tuples would double peak memory
     split_rows = [(ids[i], amount, cat, memo) for i, parts in sorted(rows.splits.items()) for amount, cat, memo in parts]
     if split_rows:
         conn.executemany("INSERT INTO splits (transaction_id, amount, category_id, memo) VALUES (?, ?, ?, ?)", split_rows)
     index_batch_rows(ledger, ids[0], ids[-1])
+
+
+_INSERTED = (
+    "account_id", "posted", "amount", "currency", "description", "payee", "category_id", "category_source", "notes",
+    "pending", "bank_id", "fingerprint", "original_amount", "original_currency",
+)
+
+
+def _insert_statement(ids: Sequence[int], columns: dict[str, Sequence]) -> tuple[str, list[Sequence]]:
+    """The INSERT for a batch and the columns it binds per row (always the ids, so each row is one).
+
+    A column holding one value on every row (the account, the currency, no notes, ...) is written
+    into the statement as a literal instead: binding a parameter from Python costs more than the
+    row's insert itself, so a typical batch binds half the columns it would otherwise.
+    """
+    slots, bound = ["?"], [ids]
+    for values in columns.values():
+        literal = _literal(values[0]) if values.count(values[0]) == len(values) else None
+        if literal is None:
+            bound.append(values)
+        slots.append(literal or "?")
+    return f"INSERT INTO transactions (id, {', '.join(columns)}) VALUES ({', '.join(slots)})", bound
+
+
+def _literal(value: object) -> str | None:
+    """SQL for a constant value, or None when it should be bound (text holding NUL, other types)."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, int):  # bools too
+        return str(int(value))
+    if isinstance(value, str) and "\x00" not in value:
+        return "'" + value.replace("'", "''") + "'"
+    return None
 
 
 def index_batch_rows(ledger: Ledger, first_id: int, last_id: int) -> None:
