@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from functools import lru_cache, partial
+from functools import cached_property, lru_cache, partial
 from operator import itemgetter, methodcaller
 
 from wilson.importers.dates import DateColumn, infer_date_format
@@ -489,6 +489,14 @@ class _Conversion:
                 records[i] = cells + [""] * (self.width - len(cells))
         return refused
 
+    @cached_property
+    def names(self) -> list[str]:
+        return [n.strip() for n in self.header]
+
+    @cached_property
+    def money_cols(self) -> list[int]:
+        return [i for i in (self.layout.single.get(r) for r in ("amount", "debit", "credit")) if i is not None]
+
     # -- per-column decisions ------------------------------------------------------------------
 
     def _column(self, index: int | None, limit: int | None = None) -> list[str]:
@@ -581,10 +589,15 @@ class _Conversion:
         row_currencies = [v.strip().upper() or None for v in columns[cur_i]] if cur_i is not None else None
         money = partial(_money_column, currency=currency, row_currencies=row_currencies)
         direction = self._direction_column()
+        if date_cols:
+            index, column = date_cols[0]
+            posted = _dates(columns[index], column, distinct_dates[index])
+        else:
+            posted = [None] * count
         parsed: dict[str, list] = {
             "line": self.lines,
             "description": self._descriptions(texts),
-            "posted": _dates(columns[date_cols[0][0]], date_cols[0][1], distinct_dates[date_cols[0][0]]) if date_cols else [None] * count,
+            "posted": posted,
             "amount": self._amounts(money, seps, direction),
         }
         statuses = self._statuses(single.get("status"))
@@ -634,11 +647,7 @@ class _Conversion:
             signs = {flag: _DIRECTION_WORDS.get(flag.strip().lower()) for flag in set(flags)}
             amounts = [_directed(amount, flag.strip(), signs[flag]) for amount, flag in zip(amounts, flags)]
         if fee_i is not None:
-            fees = money(columns[fee_i], seps["fee"])
-            amounts = [
-                amount - abs(fee) if fee.__class__ is int and amount.__class__ is int else fee if fee is not None and amount.__class__ is int else amount
-                for amount, fee in zip(amounts, fees)
-            ]
+            amounts = list(map(_less_fee, amounts, money(columns[fee_i], seps["fee"])))
         if self.options.negate:
             amounts = [-amount if amount.__class__ is int else amount for amount in amounts]
         return amounts
@@ -646,7 +655,7 @@ class _Conversion:
     def _settle(
         self, result: ParseResult, parsed: dict[str, list], statuses: list[str] | None,
         date_cols: list[tuple[int, DateColumn]], texts: list[int],
-    ) -> list[int]:
+    ) -> Sequence[int]:
         """Decide, in file order, each row that needs a second look; returns the positions kept.
 
         Rows are refused for their shape, an over-long description or an amount that can't be read;
@@ -654,8 +663,7 @@ class _Conversion:
         text but no date and no money continues the row above it (OCBC wraps long descriptions).
         """
         descriptions, posted, amounts, lines = parsed["description"], parsed["posted"], parsed["amount"], parsed["line"]
-        names = [n.strip() for n in self.header]
-        errors = result.errors
+        names, errors = self.names, result.errors
         suspects = set(self.refused)
         if descriptions and max(map(len, descriptions)) > MAX_DESCRIPTION_CHARS:
             suspects.update(i for i, text in enumerate(descriptions) if len(text) > MAX_DESCRIPTION_CHARS)
@@ -669,9 +677,8 @@ class _Conversion:
         if set(map(type, amounts)) != {int}:
             suspects.update(i for i, amount in enumerate(amounts) if amount.__class__ is not int)
         if not suspects:
-            return range(self.count)  # type: ignore[return-value]
-        money_cols = [i for i in (self.layout.single.get(r) for r in ("amount", "debit", "credit")) if i is not None]
-        amount_name = _name(names, money_cols[0] if money_cols else None)
+            return range(self.count)
+        amount_name = _name(names, self.money_cols[0] if self.money_cols else None)
         dropped: set[int] = set()
         for i in sorted(suspects):
             line, description = lines[i], descriptions[i]
@@ -683,7 +690,7 @@ class _Conversion:
                 errors.append(RowError(line, "description is longer than 4 KB", _name(names, texts[0])))
             elif status == "reverted":
                 result.skipped_reverted += 1
-            elif posted[i] is None and not self._date_found(i, result, parsed, status, date_cols, dropped):
+            elif posted[i] is None and not self._dated(i, result, parsed, status, date_cols, dropped):
                 pass
             elif _SUMMARY.match(description):
                 pass
@@ -695,22 +702,22 @@ class _Conversion:
                 dropped.discard(i)
         return [i for i in range(self.count) if i not in dropped]
 
-    def _date_found(
+    def _dated(
         self, i: int, result: ParseResult, parsed: dict[str, list], status: str,
         date_cols: list[tuple[int, DateColumn]], dropped: set[int],
     ) -> bool:
-        """A row without a date in its first date column: another date column, or why it goes."""
-        names = [n.strip() for n in self.header]
+        """Whether a row with no date in its first date column has one in another; if not, records
+        why it goes (pending, a continuation of the row above, or an error)."""
+        names = self.names
         raw, day, column = _find_date([self.columns[index][i] for index, _ in date_cols], date_cols)
         if day is not None:
             parsed["posted"][i] = day
             return True
         line, description = parsed["line"][i], parsed["description"][i]
-        money_cols = [c for c in (self.layout.single.get(r) for r in ("amount", "debit", "credit")) if c is not None]
         if not raw:
             if status == "pending":
                 result.skipped_pending += 1
-            elif not any(self.columns[c][i].strip() for c in money_cols):
+            elif not any(self.columns[c][i].strip() for c in self.money_cols):
                 above = next((j for j in range(i - 1, -1, -1) if j not in dropped), None)
                 if description and above is not None:
                     parsed["description"][above] = f"{parsed['description'][above]} {description}"  # a wrapped row (OCBC)
@@ -844,6 +851,13 @@ def _split_amount(debit: int | None | AmountError, credit: int | None | AmountEr
         # A real row moves money one way; both filled is usually `1,200.00` split by an unquoted comma.
         return AmountError(f"both the debit ({raw_debit.strip()}) and the credit ({raw_credit.strip()}) column hold an amount")
     return inflow - outflow
+
+
+def _less_fee(amount, fee):
+    """An amount after its fee column (a fee is always a cost); an unreadable fee is the row's error."""
+    if amount.__class__ is not int or fee is None:
+        return amount
+    return amount - abs(fee) if fee.__class__ is int else fee
 
 
 def _directed(amount, flag: str, sign: int | None):
