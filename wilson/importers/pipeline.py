@@ -9,15 +9,15 @@ from __future__ import annotations
 import gc
 import hashlib
 import re
+import struct
+from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from datetime import date
-from pathlib import Path
-import struct
-from collections import Counter
 from functools import partial
 from itertools import chain, compress
 from operator import add, ne
+from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from wilson.importers.formats import parse_file

@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from contextlib import nullcontext
 from collections import Counter
+from contextlib import nullcontext
 from dataclasses import dataclass, field, fields
 from datetime import date, timedelta
-from itertools import chain, repeat
+from itertools import chain
 from typing import Callable, Sequence
 
 from wilson.ledger.aggregates import add_batch_rows
