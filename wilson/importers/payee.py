@@ -29,6 +29,10 @@ _ALIASES = [
     (re.compile(r"^ATM(?:\b|\d)", re.I), "ATM"),
     (re.compile(r"^(?:APL\s*\*\s*)?APPLE\.COM/BILL\b|^APL\s*\*\s*ITUNES", re.I), "Apple"),
 ]
+# All of them as one pattern (each is anchored at the start, so the first that matches wins, as in
+# the list), matched once instead of once per alias.
+_ALIAS = re.compile("|".join(f"(?P<alias{i}>{pattern.pattern})" for i, (pattern, _) in enumerate(_ALIASES)), re.I)
+_ALIAS_NAMES = {f"alias{i}": name for i, (_, name) in enumerate(_ALIASES)}
 
 # Prefixes added by card schemes, payment processors and the bank; stripped repeatedly.
 _PREFIX = re.compile(
@@ -68,7 +72,9 @@ _DATES = re.compile(
     r"|\b\d\d:\d\d(?::\d\d)?\b",
     re.I,
 )
-_TRAILING = re.compile(r"\s+(?:(" + _US_STATES + r")|" + _COUNTRIES + r"|PURC(?:H(?:A(?:S(?:E)?)?)?)?)$", re.I)
+_STATES = frozenset(_US_STATES.split("|"))
+# Last words that are a place (or a cut-off PURCHASE), never part of a merchant's name.
+_TRAILING_WORDS = _STATES | frozenset(_COUNTRIES.split("|")) | {"PURCHASE"[:n] for n in range(4, 9)}
 _CITY_FIRST_WORDS = frozenset("SAN LOS LAS NEW SANTA ST FORT FT EL SALT PALO BATON CORPUS".split())
 _SYMBOLS = re.compile(r"[¦|*~^{}<>\[\]]")
 _DOMAIN = re.compile(r"^WWW\.|(?<=\w)\.(?:COM|NET|ORG|CO\.UK|DE|IO)\b(?:/\S*)?", re.I)
@@ -79,6 +85,7 @@ _KEEP_UPPER = frozenset(
     "CBA ANZ NAB RBC TD BMO CIBC BOA PNC IRS EE O2 DSW JCB".split()
 )
 _LETTERS = re.compile(r"[^\W\d_]+")
+_THREE_LETTERS = re.compile(r"[^\W\d_](?:.*?[^\W\d_]){2}", re.S)
 _VOWELS = re.compile(r"[AEIOUY]")
 _LOWER = frozenset("a an and at de del der for in of on or the to und von".split())
 
@@ -93,9 +100,9 @@ def clean_payee(description: str) -> str:
 
 
 def _strip(text: str) -> str:
-    for pattern, name in _ALIASES:
-        if pattern.search(text):
-            return name
+    alias = _ALIAS.match(text)
+    if alias:
+        return _ALIAS_NAMES[alias.lastgroup]
     if _SEPA_TAGS.search(text):
         text = _sepa_purpose(text)
     check = _CHECK.match(text)
@@ -104,11 +111,11 @@ def _strip(text: str) -> str:
     previous = None
     while previous != text:
         previous, text = text, _PREFIX.sub("", text, count=1).strip()
-    for pattern, name in _ALIASES:  # `PAYPAL *UBER TRIP` is Uber once the processor is gone
-        if pattern.search(text):
-            return name
+    alias = _ALIAS.match(text)  # `PAYPAL *UBER TRIP` is Uber once the processor is gone
+    if alias:
+        return _ALIAS_NAMES[alias.lastgroup]
     head = _COLUMNS.split(text, maxsplit=1)[0]
-    if len(re.findall(r"[^\W\d_]", head)) >= 3:
+    if _THREE_LETTERS.search(head):
         text = head
     text = _CARD_AND_REF.sub(" ", text)
     text = _STORE.sub("", text)
@@ -122,11 +129,12 @@ def _strip(text: str) -> str:
 def _drop_location(text: str) -> str:
     """`BLUE BOTTLE COFFEE OAKLAND CA` → `BLUE BOTTLE COFFEE`: card descriptors end in city, state."""
     for _ in range(2):  # `SEATTLE WA`, `LONDON GBR`, `NY USA`
-        m = _TRAILING.search(text)
-        if not m or " " not in text:
+        before, _, last = text.rpartition(" ")  # `text` is single-spaced here
+        place = last.upper()
+        if not before or place not in _TRAILING_WORDS:
             return text
-        text = text[: m.start()].strip(" -*#/,.;:")
-        if m[1]:  # a US state: the word(s) before it are the city when the name keeps 2+ words
+        text = before.strip(" -*#/,.;:")
+        if place in _STATES:  # a US state: the word(s) before it are the city when the name keeps 2+ words
             words = text.split()
             city = 2 if len(words) >= 4 and words[-2].upper() in _CITY_FIRST_WORDS else 1
             if len(words) - city >= 2:
@@ -144,7 +152,7 @@ def _sepa_purpose(text: str) -> str:
 
 def _tidy_case(text: str) -> str:
     """Title case for all-caps text, keeping acronyms; text that already has lower case stays."""
-    if any(ch.islower() for ch in text):
+    if any(map(str.islower, text)):
         return text
     words = []
     for index, word in enumerate(text.split()):
@@ -152,6 +160,8 @@ def _tidy_case(text: str) -> str:
             words.append(word)
         elif index and word.lower() in _LOWER:
             words.append(word.lower())
+        elif word.isalpha():
+            words.append(_case_word(word))
         else:
             words.append(_LETTERS.sub(_case_run, word))
     return " ".join(words)
@@ -160,8 +170,14 @@ def _tidy_case(text: str) -> str:
 def _case_run(m: re.Match[str]) -> str:
     """`CVS` and `BP` stay (short, no vowel: an acronym); `S` after an apostrophe is lower."""
     run = m[0]
-    if run in _KEEP_UPPER or (1 < len(run) <= 3 and not _VOWELS.search(run)):
-        return run
-    if m.start() and m.string[m.start() - 1] in "'’":
+    if m.start() and m.string[m.start() - 1] in "'’" and not _kept_upper(run):
         return run.lower()
-    return run.capitalize()
+    return _case_word(run)
+
+
+def _case_word(run: str) -> str:
+    return run if _kept_upper(run) else run.capitalize()
+
+
+def _kept_upper(run: str) -> bool:
+    return run in _KEEP_UPPER or (1 < len(run) <= 3 and not _VOWELS.search(run))
