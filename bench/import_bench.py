@@ -13,7 +13,6 @@ import argparse
 import compileall
 import os
 import random
-import resource
 import subprocess
 import sys
 import tempfile
