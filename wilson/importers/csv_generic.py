@@ -209,13 +209,14 @@ _ROW_END, _JOIN = "\x1f", "\x1e"  # helpers while a block is split in one go; ne
 
 
 def uniform_columns(text: str, delimiter: str, first_line: int) -> tuple[int, list[list[str]]] | None:
-    """(offset of `first_line`, its columns) when every line from there on is unquoted and has the
-    same number of cells; None otherwise.
+    """(offset of `first_line`, its columns) when every line from there on has the same number of
+    cells and is either unquoted or quoted cell by cell without quotes or line breaks inside
+    (`"a","b"`, as many banks write every field); None otherwise.
 
-    The lines are joined by the delimiter and split once, so column i is every n-th cell from i:
+    The lines are joined by the separator and split once, so column i is every n-th cell from i:
     no list per row and no transposing. A marker on each line end proves the split stayed aligned.
     """
-    if '"' in text or _ROW_END in text or _JOIN in text:
+    if _ROW_END in text or _JOIN in text:
         return None
     start = 0
     for _ in range(first_line - 1):
@@ -225,8 +226,18 @@ def uniform_columns(text: str, delimiter: str, first_line: int) -> tuple[int, li
     body = text[start:-1] if text.endswith("\n") else text[start:]
     if not body or body.startswith("\n") or body.endswith("\n") or "\n\n" in body:
         return None  # blank lines: the general read drops them
-    width = body[: body.find("\n")].count(delimiter) + 1 if "\n" in body else body.count(delimiter) + 1
-    cells = body.replace("\n", _ROW_END + delimiter).split(delimiter)
+    if '"' not in body:
+        separator, joined = delimiter, body.replace("\n", _ROW_END + delimiter)
+    elif body.startswith('"') and body.endswith('"'):
+        separator = f'"{delimiter}"'
+        joined = body[1:-1].replace('"\n"', _ROW_END + separator)
+        if joined.count('"') != 2 * joined.count(separator):
+            return None  # a quote that is not a field's own: escaped quotes, partly quoted rows
+    else:
+        return None
+    first = joined[: joined.find(_ROW_END)] if _ROW_END in joined else joined
+    width = first.count(separator) + 1
+    cells = joined.split(separator)
     rows = body.count("\n") + 1
     if len(cells) != rows * width:
         return None
