@@ -45,6 +45,14 @@ def per_distinct(function: Callable[[Any], Any], values: Sequence) -> list:
     return list(map(decided.__getitem__, values))
 
 
+def payee_of(name: str) -> str:
+    """The cleaned payee a parser keeps for a name; the cleaner (and its patterns) load only when a
+    file names payees, so reading a CSV without them never compiles them."""
+    from wilson.importers.payee import clean_payee
+
+    return clean_payee(name)
+
+
 def squeeze(text: str) -> str:
     """Runs of whitespace as one space, none at the ends: how descriptions are compared and kept."""
     return " ".join(text.split())

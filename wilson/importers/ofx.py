@@ -16,8 +16,7 @@ from bisect import bisect_right
 from datetime import date
 from decimal import ROUND_HALF_EVEN, Decimal
 
-from wilson.importers.model import ImportRefused, ParsedAccount, ParsedTransaction, ParseResult, RowError
-from wilson.importers.payee import clean_payee
+from wilson.importers.model import ImportRefused, ParsedAccount, ParsedTransaction, ParseResult, RowError, payee_of
 from wilson.money import AmountError, exponent, to_minor
 
 # A tag and the text after it; a `<` that starts no tag (`CAFE <3`) is text.
@@ -280,7 +279,7 @@ class _OfxParser:
         payee_node = fields.get("PAYEE")
         name = text("NAME") or (payee_node.value("NAME") or "" if payee_node else "")
         row.description, payee = _describe(name, text("MEMO"), text("TRNTYPE"))
-        row.payee = clean_payee(payee) if payee else None
+        row.payee = payee_of(payee) if payee else None
         row.bank_id = text("FITID") or None
         checknum = text("CHECKNUM").lstrip("0")
         row.notes = f"check {checknum}" if checknum else None

@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_EVEN, Decimal
 
-from wilson.importers.model import ParsedAccount, ParsedSplit, ParsedTransaction, ParseResult, RowError
-from wilson.importers.payee import clean_payee
+from wilson.importers.model import ParsedAccount, ParsedSplit, ParsedTransaction, ParseResult, RowError, payee_of
 from wilson.money import AmountError, format_minor, guess_decimal_separator, parse_amount, to_minor
 
 # Section kinds that hold cash transactions, and the account type each implies.
@@ -214,7 +213,7 @@ class _QifParser:
             amount=amount,
             description=_describe(payee, memo, category, transfer),
             line=record.line,
-            payee=clean_payee(payee) if payee else None,
+            payee=payee_of(payee) if payee else None,
             category=category,
             notes=(f"check {check}" if check.isdigit() else check) or None,
             account_key=account.key,
