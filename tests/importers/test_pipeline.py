@@ -389,3 +389,22 @@ def test_constant_columns_are_written_as_literals_and_read_back_exactly(tmp_path
         assert stored == [{"description": "O'Reilly's -- '); DROP TABLE transactions; --", "amount": -100,
                            "currency": "USD", "pending": 0, "batched": 1}]
         assert import_file(ledger, path).duplicates == 7
+
+
+def test_every_parser_hands_over_squeezed_descriptions() -> None:
+    """Fingerprints and stored descriptions take the description as parsed, so every format must
+    give it with single spaces and none at the ends (`ParsedRows.of` and the CSV engine do)."""
+    from tests.conftest import FIXTURES
+    from wilson.importers.formats import parse_file
+    from wilson.importers.model import ParsedRows, squeeze
+
+    checked = 0
+    for path in sorted(p for p in FIXTURES.rglob("*") if p.is_file() and p.suffix.lower() in (".csv", ".ofx", ".qfx", ".qif")):
+        try:
+            rows = ParsedRows.of(parse_file(path).transactions)
+        except ImportRefused:
+            continue
+        descriptions = rows.column("description")
+        assert descriptions == [squeeze(d) for d in descriptions], path.name
+        checked += 1
+    assert checked >= 20

@@ -731,7 +731,7 @@ class _Conversion:
             elif not any(self.columns[c][i].strip() for c in self.money_cols):
                 above = next((j for j in range(i - 1, -1, -1) if j not in dropped), None)
                 if description and above is not None:
-                    parsed["description"][above] = f"{parsed['description'][above]} {description}"  # a wrapped row (OCBC)
+                    parsed["description"][above] = squeeze(f"{parsed['description'][above]} {description}")  # OCBC wraps
                 elif description:
                     result.errors.append(RowError(line, "no date", _name(names, date_cols[0][0] if date_cols else None)))
             else:

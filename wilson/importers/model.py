@@ -66,8 +66,9 @@ class ParsedRows(Sequence[ParsedTransaction]):
 
     A 100,000-row export is then a dozen lists instead of 100,000 objects, so the pipeline can
     fingerprint, de-duplicate and insert it with C-level `map` and `zip` over whole columns. A
-    column nobody filled is absent and reads as its default on every row. Indexing yields a
-    `ParsedTransaction` (a copy: change rows before they become a `ParsedRows`, not after).
+    column nobody filled is absent and reads as its default on every row. Descriptions are
+    squeezed (see `squeeze`): `of` does it for parsers that build rows, the CSV engine as it reads.
+    Indexing yields a `ParsedTransaction` (a copy: change rows before they become a `ParsedRows`).
     """
 
     __slots__ = ("columns", "length")
@@ -89,6 +90,8 @@ class ParsedRows(Sequence[ParsedTransaction]):
             values = [getattr(row, name) for row in rows]
             if any(values) if name == "splits" else any(value != default for value in values):
                 columns[name] = values
+        if "description" in columns:
+            columns["description"] = per_distinct(squeeze, columns["description"])
         return cls(columns, len(rows))
 
     def column(self, name: str) -> list:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from wilson.importers.formats import parse_file
-from wilson.importers.model import ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError, per_distinct, squeeze
+from wilson.importers.model import ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError, per_distinct
 from wilson.ledger import Ledger
 from wilson.ledger.imports import BatchRecord, ImportOutcome, NewRows, record_import
 
@@ -269,7 +269,7 @@ def _ledger_rows(ledger: Ledger, result: ParseResult, rows: ParsedRows, accounts
     posted = rows.column("posted")
     days = per_distinct(date.isoformat, posted)
     amounts = rows.column("amount")
-    descriptions = per_distinct(squeeze, rows.column("description"))
+    descriptions = rows.column("description")  # already squeezed
     pending = rows.column("pending")
     new = NewRows(
         account_ids, days, amounts, currencies, descriptions,
