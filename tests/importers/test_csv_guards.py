@@ -11,7 +11,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wilson.importers.csv_generic import uniform_columns
+from wilson.importers.csv_read import uniform_columns
 from wilson.importers.formats import parse_file
 
 

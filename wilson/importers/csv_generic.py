@@ -3,14 +3,13 @@
 A CSV format is a *layout*: which column holds the date, the amount (or debit/credit), the
 text, the balance and so on. The generic mapper derives the layout from header names in several
 languages; a named bank dialect (`csv_banks`) states it. Either way the same code finds the
-header row, decides the date format and decimal separator once per column, and turns rows into
-`ParsedTransaction`s, so a fix to row handling helps every bank at once.
+header row, decides the date format and decimal separator once per column, and turns the cells
+(read by `csv_read`) into `ParsedRows` a column at a time, so a fix to row handling helps every bank
+at once.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 import unicodedata
 from collections import Counter
@@ -20,6 +19,7 @@ from datetime import date
 from functools import cached_property, lru_cache, partial
 from operator import itemgetter, methodcaller
 
+from wilson.importers.csv_read import read_records, read_rows, uniform_columns
 from wilson.importers.dates import DateColumn, infer_date_format
 from wilson.importers.model import ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError, per_distinct, squeeze
 from wilson.money import AmountError, exponent, guess_decimal_separator, parse_amount, to_minor
@@ -115,8 +115,7 @@ _DECISIVE = re.compile(r"[.,]\d{1,2}(?!\d)|\d[.,]\d{3}[.,]")
 _CURRENCY_IN_TEXT = re.compile(r"(?<![A-Z])([A-Z]{3})(?![A-Z])")
 _SYMBOL_CURRENCY = (("€", "EUR"), ("£", "GBP"), ("CHF", "CHF"), ("EUR", "EUR"), ("GBP", "GBP"), ("¥", "JPY"))
 _PARENTHETICAL = re.compile(r"\(([^)]*)\)")
-_MONTH_FIRST = ("USD", "CAD", "PHP")
-MAX_FILE_FIELD = 256 * 1024 * 1024  # currencies whose banks commonly write dates month first
+_MONTH_FIRST = ("USD", "CAD", "PHP")  # currencies whose banks commonly write dates month first
 _AMOUNT_ROLES = ("amount", "debit", "credit", "balance", "fee", "original_amount")
 _PLAIN = {
     ".": re.compile(r"(-?)(\d{1,15})(?:\.(\d{1,6}))?"),
@@ -158,111 +157,6 @@ def classify(header: str) -> tuple[str, int, bool] | None:
             if pattern.fullmatch(key):
                 return role, 0, key.startswith(("vwz", "verwendungszweck"))
     return hit
-
-
-# ---------------------------------------------------------------------------------------- reading
-
-
-def read_rows(text: str, delimiter: str) -> tuple[list[tuple[int, list[str]]], list[RowError]]:
-    """(line, cells) for every physical record, blank ones included, with the line it starts on."""
-    lines, records, errors = read_records(text, delimiter)
-    return list(zip(lines, records)), errors
-
-
-def read_records(text: str, delimiter: str) -> tuple[Sequence[int], list[list[str]], list[RowError]]:
-    """Every physical record's cells, blank ones included, and the line each starts on."""
-    if '"' not in text:
-        # Nothing quoted: a record is a line, split at the delimiter (what the csv module would do).
-        body = text[:-1] if text.endswith("\n") else text
-        records = list(map(methodcaller("split", delimiter), body.split("\n")))
-        return range(1, len(records) + 1), records, []
-    # The csv module stops at a 128 KB field and loses every later row; read huge fields whole so
-    # the row checks can name that one row and the rest still import.
-    csv.field_size_limit(max(csv.field_size_limit(), MAX_FILE_FIELD))
-    errors: list[RowError] = []
-    try:
-        records = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
-    except csv.Error:
-        records = None
-    lines: Sequence[int]
-    if records is not None and len(records) == text.count("\n") + (not text.endswith("\n")):
-        lines = range(1, len(records) + 1)  # one record per line (no quoted line breaks)
-    else:
-        lines, records = [], []
-        reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-        start = 1
-        try:
-            for cells in reader:
-                lines.append(start)
-                records.append(cells)
-                start = reader.line_num + 1
-        except csv.Error as exc:
-            errors.append(RowError(start, f"unreadable CSV from here on ({exc}); is a quote left open?"))
-            return lines, records, errors
-    if records and _ends_inside_quotes(text, lines[-1], delimiter):
-        errors.append(RowError(lines[-1], "the file ends inside a quoted field (truncated file?); this row was not read"))
-        lines, records = lines[:-1], records[:-1]
-    return lines, records, errors
-
-
-_ROW_END, _JOIN = "\x1f", "\x1e"  # helpers while a block is split in one go; never in a decoded export
-
-
-def uniform_columns(text: str, delimiter: str, first_line: int) -> tuple[int, list[list[str]]] | None:
-    """(offset of `first_line`, its columns) when every line from there on has the same number of
-    cells and is either unquoted or quoted cell by cell without quotes or line breaks inside
-    (`"a","b"`, as many banks write every field); None otherwise.
-
-    The lines are joined by the separator and split once, so column i is every n-th cell from i:
-    no list per row and no transposing. A marker on each line end proves the split stayed aligned.
-    """
-    if _ROW_END in text or _JOIN in text:
-        return None
-    start = 0
-    for _ in range(first_line - 1):
-        start = text.find("\n", start) + 1
-        if not start:
-            return None
-    body = text[start:-1] if text.endswith("\n") else text[start:]
-    if not body or body.startswith("\n") or body.endswith("\n") or "\n\n" in body:
-        return None  # blank lines: the general read drops them
-    if '"' not in body:
-        separator, joined = delimiter, body.replace("\n", _ROW_END + delimiter)
-    elif body.startswith('"') and body.endswith('"'):
-        separator = f'"{delimiter}"'
-        joined = body[1:-1].replace('"\n"', _ROW_END + separator)
-        if joined.count('"') != 2 * joined.count(separator):
-            return None  # a quote that is not a field's own: escaped quotes, partly quoted rows
-    else:
-        return None
-    first = joined[: joined.find(_ROW_END)] if _ROW_END in joined else joined
-    width = first.count(separator) + 1
-    cells = joined.split(separator)
-    rows = body.count("\n") + 1
-    if len(cells) != rows * width:
-        return None
-    # Aligned when each row's last cell holds one of the rows - 1 markers (a marker always ends a cell).
-    ends = _JOIN.join(cells[width - 1 :: width])
-    if ends.count(_ROW_END) != rows - 1 or ends.count(_ROW_END + _JOIN) != rows - 1:
-        return None
-    columns = [cells[i::width] for i in range(width - 1)]
-    columns.append(ends.replace(_ROW_END, "").split(_JOIN))
-    return start, columns
-
-
-def _ends_inside_quotes(text: str, line: int, delimiter: str) -> bool:
-    """Whether the record starting at `line` runs into the end of the file with a quote open."""
-    pos = len(text)
-    for _ in range(text.count("\n", 0, len(text)) - line + 2):
-        pos = text.rfind("\n", 0, pos)
-    tail = text[pos + 1 :]
-    if tail.count('"') % 2 == 0:
-        return False
-    try:
-        list(csv.reader(io.StringIO(tail, newline=""), delimiter=delimiter, strict=True))
-    except csv.Error:
-        return True
-    return False
 
 
 @dataclass
