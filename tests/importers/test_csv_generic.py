@@ -303,3 +303,18 @@ def test_parse_raises_only_import_refused(body: str) -> None:
         parse_text("Date,Description,Amount\n" + body)
     except ImportRefused:
         pass
+
+
+def test_dkb_style_quoted_semicolons_with_a_counterparty_account_column() -> None:
+    """DKB quotes every field, writes cp1252 and a preamble, and its "Kontonummer" column is the
+    counterparty's (blank for card payments): one account, not one per counterparty."""
+    result = parse("written/dkb_cp1252.csv")
+    txs = result.transactions
+    assert [(t.posted, t.amount) for t in txs] == [
+        (date(2024, 1, 2), -2345), (date(2024, 1, 3), 250000), (date(2024, 1, 5), -780),
+    ]
+    assert [t.description for t in txs] == [
+        "REWE Markt GmbH REWE SAGT DANKE 1234", "ACME GmbH Gehalt Januar", "Café Müller Kaffee und Kuchen",
+    ]
+    assert {t.account_key for t in txs} == {None} and [a.key for a in result.accounts] == ["default"]
+    assert result.accounts[0].currency == "EUR"

@@ -65,7 +65,8 @@ _OTHER: dict[str, tuple[str, ...]] = {
     "date:2": ("valuta", "valutadatum", "wertstellung", "wertstellungsdatum", "date de valeur", "erteknap", "rentedatum", "valutadag"),
     "payee": (
         "empfanger", "empfaenger", "zahlungsempfanger", "zahlungsempfaenger", "auftraggeber empfanger",
-        "auftraggeber empfaenger", "beguenstigter zahlungspflichtiger", "begunstigter zahlungspflichtiger",
+        "auftraggeber empfaenger", "auftraggeber begunstigter", "auftraggeber beguenstigter", "empfanger auftraggeber",
+        "empfaenger auftraggeber", "beguenstigter zahlungspflichtiger", "begunstigter zahlungspflichtiger",
         "name zahlungsbeteiligter", "auftraggeber", "naam tegenpartij", "tegenpartij", "partner neve",
         "nazev protiuctu", "beneficiaire", "tiers",
     ),
@@ -512,6 +513,10 @@ class _Conversion:
         if row_currencies is not None:
             parsed["currency"] = row_currencies
         self._extras(parsed, money, seps, direction)
+        if "account_key" in parsed and not all(map(parsed["account_key"].__getitem__, kept)):
+            # A file's own-account column is filled on every row; one left blank on some (card
+            # payments) holds the counterparty's account number (DKB's "Kontonummer" next to "BLZ").
+            del parsed["account_key"]
         rows = ParsedRows(parsed, count).take(kept)
         result.transactions = rows
         result.accounts = self._accounts(rows, currency)
@@ -669,7 +674,7 @@ class _Conversion:
             parsed["original_amount"] = [value for value, _ in originals]
             parsed["original_currency"] = [code for _, code in originals]
         if single.get("account") is not None:
-            parsed["account_key"] = [v.strip() or "default" for v in columns[single["account"]]]
+            parsed["account_key"] = [v.strip() for v in columns[single["account"]]]
 
     def _accounts(self, rows: ParsedRows, currency: str) -> list[ParsedAccount]:
         info = self.options.account
