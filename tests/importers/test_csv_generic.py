@@ -318,3 +318,15 @@ def test_dkb_style_quoted_semicolons_with_a_counterparty_account_column() -> Non
     ]
     assert {t.account_key for t in txs} == {None} and [a.key for a in result.accounts] == ["default"]
     assert result.accounts[0].currency == "EUR"
+
+
+def test_starling_and_n26_name_the_counterparty_and_the_reference() -> None:
+    """Starling writes "Counter Party"; N26 puts the transfer's text in "Payment reference"."""
+    starling = parse("written/starling.csv").transactions
+    assert [(t.posted, t.amount, t.description) for t in starling] == [
+        (date(2024, 2, 1), -1234, "TESCO STORES"), (date(2024, 2, 2), 200000, "Employer Ltd"),
+    ]
+    n26 = parse("written/n26.csv").transactions
+    assert [t.description for t in n26] == ["Spotify", "Max Mustermann Rent share", "Amazon"]
+    assert [t.amount for t in n26] == [-999, 40000, -2550]
+    assert {t.account_key for t in n26} == {None}

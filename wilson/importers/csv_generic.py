@@ -37,10 +37,13 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     "date:0": ("posting date", "posted date", "post date", "booking date", "date processed", "completed date", "date posted"),
     "date:1": ("date", "transaction date", "trans date", "started date", "operation date"),
     "date:2": ("value date", "valuedate"),
-    "payee": ("payee", "beneficiary", "payee name", "merchant", "merchant name", "counterparty", "name"),
+    "payee": (
+        "payee", "beneficiary", "payee name", "merchant", "merchant name", "counterparty", "counter party",
+        "counterparty name", "name",
+    ),
     "text": (
         "description", "details", "memo", "narrative", "particulars", "transaction details",
-        "transaction description", "original description", "purpose", "extended details",
+        "transaction description", "original description", "purpose", "extended details", "payment reference",
     ),
     "amount": ("amount", "transaction amount", "amt", "value"),
     "debit": ("debit", "debits", "debit amount", "withdrawal", "withdrawals", "withdrawal amount", "paid out", "money out", "outflow", "charge"),
