@@ -330,3 +330,10 @@ def test_starling_and_n26_name_the_counterparty_and_the_reference() -> None:
     assert [t.description for t in n26] == ["Spotify", "Max Mustermann Rent share", "Amazon"]
     assert [t.amount for t in n26] == [-999, 40000, -2550]
     assert {t.account_key for t in n26} == {None}
+
+
+def test_barclays_uk_sort_code_accounts_mean_pounds_and_day_first_dates() -> None:
+    """Barclays UK names no currency; its account column (`20-32-06 13152170`) says UK all the same."""
+    result = parse("written/barclays_uk.csv")
+    assert [(t.posted, t.amount) for t in result.transactions] == [(date(2024, 3, 5), -2350), (date(2024, 3, 6), 120000)]
+    assert [a.currency for a in result.accounts] == ["GBP"]

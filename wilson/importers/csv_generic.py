@@ -119,6 +119,7 @@ _DECISIVE = re.compile(r"[.,]\d{1,2}(?!\d)|\d[.,]\d{3}[.,]")
 _CURRENCY_IN_TEXT = re.compile(r"(?<![A-Z])([A-Z]{3})(?![A-Z])")
 _SYMBOL_CURRENCY = (("€", "EUR"), ("£", "GBP"), ("CHF", "CHF"), ("EUR", "EUR"), ("GBP", "GBP"), ("¥", "JPY"))
 _PARENTHETICAL = re.compile(r"\(([^)]*)\)")
+_SORT_CODE_ACCOUNT = re.compile(r"\d\d-\d\d-\d\d\s+\d{6,8}")
 _MONTH_FIRST = ("USD", "CAD", "PHP")  # currencies whose banks commonly write dates month first
 _AMOUNT_ROLES = ("amount", "debit", "credit", "balance", "fee", "original_amount")
 _PLAIN = {
@@ -433,8 +434,11 @@ class _Conversion:
             values = Counter(v.upper() for v in self._column(single["currency"], 1000) if len(v) == 3)
             if values:
                 return values.most_common(1)[0][0]
-        if any(normalise_header(name) == "sort code" for name in self.header):
-            return "GBP"  # only UK banks export a sort code
+        accounts = self._column(single.get("account"), 50)
+        if any(normalise_header(name) == "sort code" for name in self.header) or (
+            accounts and all(map(_SORT_CODE_ACCOUNT.fullmatch, accounts))
+        ):
+            return "GBP"  # only UK banks export a sort code (Barclays: `20-32-06 13152170` per row)
         for name in self.header:
             for inner in _PARENTHETICAL.findall(name):
                 if re.fullmatch(r"[A-Z]{3}", inner.strip()):
