@@ -63,8 +63,8 @@ _ROW_END, _JOIN = "\x1f", "\x1e"  # helpers while a block is split in one go; ne
 
 def uniform_columns(text: str, delimiter: str, first_line: int) -> tuple[int, list[list[str]]] | None:
     """(offset of `first_line`, its columns) when every line from there on has the same number of
-    cells and is either unquoted or quoted cell by cell without quotes or line breaks inside
-    (`"a","b"`, as many banks write every field); None otherwise.
+    cells and none runs over a line end: unquoted, quoted cell by cell without quotes inside
+    (`"a","b"`, as many banks write every field), or with a few quoted fields; None otherwise.
 
     The lines are joined by the separator and split once, so column i is every n-th cell from i:
     no list per row and no transposing. A marker on each line end proves the split stayed aligned.
@@ -79,6 +79,7 @@ def uniform_columns(text: str, delimiter: str, first_line: int) -> tuple[int, li
     body = text[start:-1] if text.endswith("\n") else text[start:]
     if not body or body.startswith("\n") or body.endswith("\n") or "\n\n" in body:
         return None  # blank lines: the general read drops them
+    quoted: dict[int, list[str]] = {}
     if '"' not in body:
         separator, joined = delimiter, body.replace("\n", _ROW_END + delimiter)
     elif body.startswith('"') and body.endswith('"'):
@@ -87,7 +88,11 @@ def uniform_columns(text: str, delimiter: str, first_line: int) -> tuple[int, li
         if joined.count('"') != 2 * joined.count(separator):
             return None  # a quote that is not a field's own: escaped quotes, partly quoted rows
     else:
-        return None
+        blanked = _blank_quoted_lines(body, delimiter)
+        if blanked is None:
+            return None
+        body, quoted = blanked
+        separator, joined = delimiter, body.replace("\n", _ROW_END + delimiter)
     first = joined[: joined.find(_ROW_END)] if _ROW_END in joined else joined
     width = first.count(separator) + 1
     cells = joined.split(separator)
@@ -100,7 +105,31 @@ def uniform_columns(text: str, delimiter: str, first_line: int) -> tuple[int, li
         return None
     columns = [cells[i::width] for i in range(width - 1)]
     columns.append(ends.replace(_ROW_END, "").split(_JOIN))
+    for row, values in quoted.items():
+        for column, value in zip(columns, values):
+            column[row] = value
     return start, columns
+
+
+def _blank_quoted_lines(body: str, delimiter: str) -> tuple[str, dict[int, list[str]]] | None:
+    """The few lines that quote a field (a description with a comma) read by the csv module and
+    left as empty cells in `body`, so the rest still splits in one go; None when a quoted field
+    runs over a line end or so many lines are quoted that the csv module reads the file faster."""
+    lines = body.split("\n")
+    marked = [i for i, line in enumerate(lines) if '"' in line]
+    if len(marked) * 4 > len(lines):
+        return None
+    quoted = {}
+    for i in marked:
+        if lines[i].count('"') % 2:
+            return None
+        try:
+            cells = next(csv.reader([lines[i]], delimiter=delimiter))
+        except csv.Error:
+            return None
+        quoted[i] = cells
+        lines[i] = delimiter * (len(cells) - 1)
+    return "\n".join(lines), quoted
 
 
 def _ends_inside_quotes(text: str, line: int, delimiter: str) -> bool:
