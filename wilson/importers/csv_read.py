@@ -80,13 +80,11 @@ def uniform_columns(text: str, delimiter: str, first_line: int) -> tuple[int, li
     if not body or body.startswith("\n") or body.endswith("\n") or "\n\n" in body:
         return None  # blank lines: the general read drops them
     quoted: dict[int, list[str]] = {}
+    all_quoted = _all_quoted(body, delimiter)
     if '"' not in body:
         separator, joined = delimiter, body.replace("\n", _ROW_END + delimiter)
-    elif body.startswith('"') and body.endswith('"'):
-        separator = f'"{delimiter}"'
-        joined = body[1:-1].replace('"\n"', _ROW_END + separator)
-        if joined.count('"') != 2 * joined.count(separator):
-            return None  # a quote that is not a field's own: escaped quotes, partly quoted rows
+    elif all_quoted is not None:
+        separator, joined = all_quoted
     else:
         blanked = _blank_quoted_lines(body, delimiter)
         if blanked is None:
@@ -109,6 +107,18 @@ def uniform_columns(text: str, delimiter: str, first_line: int) -> tuple[int, li
         for column, value in zip(columns, values):
             column[row] = value
     return start, columns
+
+
+def _all_quoted(body: str, delimiter: str) -> tuple[str, str] | None:
+    """(separator, lines joined by it) when every field of every line is quoted with no quote
+    inside: then `","` separates fields and the outer quotes can go."""
+    if not (body.startswith('"') and body.endswith('"')):
+        return None
+    separator = f'"{delimiter}"'
+    joined = body[1:-1].replace('"\n"', _ROW_END + separator)
+    if joined.count('"') != 2 * joined.count(separator):
+        return None  # a quote that is not a field's own: escaped quotes, partly quoted rows
+    return separator, joined
 
 
 def _blank_quoted_lines(body: str, delimiter: str) -> tuple[str, dict[int, list[str]]] | None:
