@@ -18,7 +18,7 @@ from datetime import date, timedelta
 from itertools import chain
 from typing import Callable, Sequence
 
-from wilson.ledger.aggregates import add_batch_rows
+from wilson.ledger.aggregates import add_rows
 from wilson.ledger.bulk import derived_structures_dropped
 from wilson.ledger.service import Ledger
 
@@ -233,7 +233,8 @@ def _insert(ledger: Ledger, batch_id: int, rows: NewRows) -> None:
     split_rows = [(ids[i], amount, cat, memo) for i, parts in sorted(rows.splits.items()) for amount, cat, memo in parts]
     if split_rows:
         conn.executemany("INSERT INTO splits (transaction_id, amount, category_id, memo) VALUES (?, ?, ?, ?)", split_rows)
-    index_batch_rows(ledger, ids[0], ids[-1])
+    index_batch_rows(conn, ids[0], ids[-1])
+    add_rows(conn, rows.posted, rows.account_id, rows.category_id, rows.currency, rows.amount, rows.pending)
 
 
 _INSERTED = (
@@ -269,18 +270,15 @@ def _literal(value: object) -> str | None:
     return None
 
 
-def index_batch_rows(ledger: Ledger, first_id: int, last_id: int) -> None:
-    """Add batch rows to the full-text index and the monthly aggregate in one statement each.
-
-    Their insert triggers skip batch rows: per-row trigger work made a 100k-row import several
-    times slower.
-    """
-    ledger.conn.execute(
+def index_batch_rows(conn: sqlite3.Connection, first_id: int, last_id: int) -> None:
+    """Add batch rows to the full-text index in one statement (its insert trigger skips them: a
+    trigger per row made a 100k-row import several times slower). The caller counts them into the
+    monthly aggregate, for the same reason."""
+    conn.execute(
         "INSERT INTO transactions_fts(rowid, description, payee)"
         " SELECT id, description, payee FROM transactions WHERE id BETWEEN ? AND ? AND batch_id IS NOT NULL",
         (first_id, last_id),
     )
-    add_batch_rows(ledger.conn, first_id, last_id)
 
 
 def link_transfers(ledger: Ledger, batch_id: int, rows: NewRows) -> int:
@@ -338,6 +336,9 @@ def link_transfers(ledger: Ledger, batch_id: int, rows: NewRows) -> int:
     return linked
 
 
+_COUNTED = ("posted", "account_id", "category_id", "currency", "amount", "pending")  # add_rows' columns
+
+
 def undo_batch(ledger: Ledger, batch_id: int) -> int:
     """Remove exactly what a batch added and restore the pending rows it replaced."""
     batch = ledger.query_one("SELECT * FROM import_batches WHERE id = ?", (batch_id,))
@@ -357,7 +358,8 @@ def undo_batch(ledger: Ledger, batch_id: int) -> int:
                 f"INSERT OR IGNORE INTO transactions ({columns}) VALUES ({', '.join('?' * len(old))})", list(old.values())
             )
             if restored.rowcount:
-                index_batch_rows(ledger, old["id"], old["id"])
+                index_batch_rows(conn, old["id"], old["id"])
+                add_rows(conn, *([old[name]] for name in _COUNTED), linked=[old["transfer_id"] is not None])
         conn.execute("UPDATE import_batches SET undone_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?", (batch_id,))
     return removed
 
