@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
+import pytest
+
 from wilson.importers import qif
 from wilson.importers.formats import parse_file, read_text
 from wilson.importers.model import ImportRefused, ParseResult
@@ -151,3 +153,16 @@ def test_detection_from_content() -> None:
     assert QIF.detect("!Option:MDY\n!Type:Bank\n") == 95
     assert QIF.detect("Date,Description,Amount\n2024-01-01,Coffee,-3.50\n") == 0
     assert QIF.detect("OFXHEADER:100\n") == 0
+
+
+def test_a_lone_caret_after_the_header_ends_no_record() -> None:
+    result = parse("quiffen/parser-amends.03.qif")
+    assert result.errors == []
+    assert [(t.posted, t.amount) for t in result.transactions] == [(date(2022, 9, 23), -18480), (date(2022, 9, 8), -1316)]
+
+
+def test_comment_lines_and_an_investments_only_file_say_why_nothing_is_imported() -> None:
+    path = FIXTURES / "quiffen/test_unknown_account_type.qif"
+    assert QIF.detect(read_text(path)) > 0
+    with pytest.raises(ImportRefused, match=r"holds no transactions \(line 22: skipped the !Type:Invst section"):
+        parse_file(path)

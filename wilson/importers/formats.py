@@ -85,5 +85,6 @@ def parse_file(path: Path, forced_format: str | None = None) -> ParseResult:
     text = read_text(path)
     result = choose_format(text, source, forced_format).parse(text, source)
     if not result.transactions and not result.errors:
-        raise ImportRefused(source, "the file holds no transactions")
+        noted = f" ({'; '.join(result.warnings)})" if result.warnings else ""
+        raise ImportRefused(source, "the file holds no transactions" + noted)
     return result

@@ -118,7 +118,7 @@ class _QifParser:
         record: _Record | None = None
         for number, line in enumerate(self.lines, 1):
             stripped = line.strip()
-            if not stripped or stripped.startswith("###"):
+            if not stripped or stripped.startswith("#"):  # no field code is `#`: comment lines
                 continue
             if stripped.startswith("!"):
                 if record is not None and record.fields:
@@ -126,12 +126,13 @@ class _QifParser:
                 record = None
                 section = self.header(stripped, number)
                 continue
-            if record is None:
-                record = _Record(number)
             if stripped.startswith("^"):
-                self.record(section, record)
+                if record is not None:  # a lone `^` (some writers put one after the header) ends nothing
+                    self.record(section, record)
                 record = None
                 continue
+            if record is None:
+                record = _Record(number)
             record.fields.append((line[0], line[1:].strip(), number))
         if record is not None and record.fields:
             self.record(section, record)
@@ -281,7 +282,7 @@ def _describe(payee: str, memo: str, category: str | None, transfer: str | None)
 def _detect(text: str) -> int:
     for line in text[:4096].lstrip("\ufeff").split("\n"):
         stripped = line.strip()
-        if not stripped or stripped.startswith("###"):
+        if not stripped or stripped.startswith("#") or stripped == "^":
             continue
         return 95 if _HEADER.match(stripped) else 0
     return 0
