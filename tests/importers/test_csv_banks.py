@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from wilson.importers import csv_banks, csv_generic
+from wilson.importers import csv_banks, csv_generic, csv_headerless
 from wilson.importers.formats import choose_format, read_text
 from wilson.importers.model import ParseResult
 
@@ -37,12 +37,13 @@ def parse(name: str, expected_format: str) -> ParseResult:
         ("written/wells_fargo.csv", "wells_fargo"),
         ("written/discover.csv", "discover"),
         ("csv2ofx/schwab-checking.csv", "schwab_checking"),
+        ("csv2ofx/schwab-checking-baltest-case1.csv", "schwab_checking_v1"),
         ("written/revolut.csv", "revolut"),
     ],
 )
 def test_dialect_outscores_generic(name: str, dialect: str) -> None:
     text = read_text(FIXTURES / name)
-    scores = {fmt.name: fmt.detect(text) for fmt in csv_banks.FORMATS + csv_generic.FORMATS}
+    scores = {fmt.name: fmt.detect(text) for fmt in csv_banks.FORMATS + csv_generic.FORMATS + csv_headerless.FORMATS}
     assert scores[dialect] == max(scores.values())
     assert scores["generic_csv"] < scores[dialect]
     assert sorted(scores.values())[-2] < scores[dialect]
@@ -151,6 +152,17 @@ def test_schwab_split_columns_dollars_and_thousands() -> None:
     assert txs[0].posted == date(2022, 8, 17)
     assert txs[3].description == "PAYPAL INST XFER 220803~ Tran: ACHDW"
     assert not any(t.pending for t in txs)
+
+
+def test_schwab_older_layout_with_headings_between_the_rows() -> None:
+    result = parse("csv2ofx/schwab-checking-baltest-case1.csv", "schwab_checking_v1")
+    assert [t.amount for t in result.transactions] == [2000, -10300, -7500, -5727]
+    assert [t.balance for t in result.transactions] == [87847, 85847, 96147, 103647]
+    assert result.skipped_pending == 0  # the `Pending Transactions are not reflected…` note is no row
+    assert result.warnings == [
+        "line 3: skipped 'Pending Transactions are not reflected within this sort crit' (no date, no amount)",
+        "line 4: skipped 'Posted Transactions' (no date, no amount)",
+    ]
 
 
 def test_revolut_pending_reverted_fee_and_products() -> None:

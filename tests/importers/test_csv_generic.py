@@ -337,3 +337,48 @@ def test_barclays_uk_sort_code_accounts_mean_pounds_and_day_first_dates() -> Non
     result = parse("written/barclays_uk.csv")
     assert [(t.posted, t.amount) for t in result.transactions] == [(date(2024, 3, 5), -2350), (date(2024, 3, 6), 120000)]
     assert [a.currency for a in result.accounts] == ["GBP"]
+
+
+def test_a_note_line_where_a_date_belongs_is_skipped_with_a_warning() -> None:
+    result = parse("bank2ynab/test_headers.csv")
+    assert len(result.transactions) == 73
+    assert result.warnings == ["line 72: skipped 'A null transaction, just to confuse things' (no date, no amount)"]
+
+
+def test_a_lone_pending_word_still_counts_as_a_pending_row() -> None:
+    result = parse_text("Date,Description,Amount\nPending,COFFEE,\n2024-03-01,TEA,-1.00\n")
+    assert result.skipped_pending == 1 and result.warnings == [] and len(result.transactions) == 1
+
+
+def test_monzo_2018_created_column_with_time_and_zone() -> None:
+    (tx,) = parse("bank2ynab/MonzoDataExport_February2018_2018-02-26_174335.csv").transactions
+    assert (tx.posted, tx.amount, tx.currency, tx.description) == (date(2018, 2, 25), -1000, "GBP", "Tesco")
+
+
+def test_kbc_card_dutch_headers() -> None:
+    result = parse("bank2ynab/export_KBC-Mastercard Business Essential_20200204_1604.csv")
+    assert [(t.posted, t.amount, t.description) for t in result.transactions] == [
+        (date(2020, 2, 3), -1652, "More info"),  # `Datum verrekening` (settled) is the booking date
+        (date(2020, 1, 24), 3577, "Payment from Checking account"),
+        (date(2020, 1, 2), -1652, "More info"),
+    ]
+    assert result.accounts[0].currency == "EUR"
+
+
+def test_an_amount_header_naming_its_currency_sets_it() -> None:
+    result = parse("bank2ynab/TH_20180521-20180523.csv")
+    assert (result.transactions[0].amount, result.accounts[0].currency) == (-11111, "CZK")
+    result = parse_text("Date;Bedrag in EUR;Omschrijving\n01-03-2024;-12,50;Bakker\n")
+    assert (result.transactions[0].amount, result.accounts[0].currency) == (-1250, "EUR")
+
+
+def test_german_in_and_out_columns_with_dates_carrying_a_time() -> None:
+    result = parse("written/sumup_de.csv")
+    assert [(t.posted, t.amount, t.description) for t in result.transactions] == [
+        (date(2024, 12, 29), -84012, "Miete Januar"),
+        (date(2024, 12, 26), -450, "Brötchen"),
+        (date(2024, 3, 15), 4000, "Rückzahlung"),
+        (date(2024, 1, 20), 1000, "Geschenk"),
+    ]
+    assert result.skipped_reverted == 1  # `Abgelehnt`: declined, never booked
+    assert result.warnings == []  # the `Verfügbares Guthaben` running balance agrees

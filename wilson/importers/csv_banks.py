@@ -114,6 +114,15 @@ FORMATS = [
         },
         AccountInfo("Schwab Checking", "checking", "Charles Schwab"),
     ),
+    Dialect(  # Schwab's layout before 2022: no Status column, pending rows under their own heading
+        "schwab_checking_v1",
+        ("Date", "Type", "Check #", "Description", "Withdrawal (-)", "Deposit (+)", "RunningBalance"),
+        {
+            "Date": "date", "Description": "text", "Withdrawal (-)": "debit", "Deposit (+)": "credit",
+            "RunningBalance": "balance", "Type": "kind", "Check #": "notes",
+        },
+        AccountInfo("Schwab Checking", "checking", "Charles Schwab"),
+    ),
     Dialect(
         "revolut",
         ("Type", "Product", "Started Date", "Completed Date", "Description", "Amount", "Fee", "Currency", "State", "Balance"),

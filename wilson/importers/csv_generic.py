@@ -35,15 +35,19 @@ DELIMITERS = (",", ";", "\t", "|")
 # the value date, because the booking date is what a statement and an OFX file call "posted".
 _ENGLISH: dict[str, tuple[str, ...]] = {
     "date:0": ("posting date", "posted date", "post date", "booking date", "date processed", "completed date", "date posted"),
-    "date:1": ("date", "transaction date", "trans date", "started date", "operation date"),
+    "date:1": (
+        "date", "transaction date", "trans date", "started date", "operation date", "created", "created at", "date created",
+        "created date",
+    ),
     "date:2": ("value date", "valuedate"),
     "payee": (
         "payee", "beneficiary", "payee name", "merchant", "merchant name", "counterparty", "counter party",
-        "counterparty name", "name",
+        "counterparty name", "counteraccount name", "name",
     ),
     "text": (
         "description", "details", "memo", "narrative", "particulars", "transaction details",
         "transaction description", "original description", "purpose", "extended details", "payment reference",
+        "message for payee",
     ),
     "amount": ("amount", "transaction amount", "amt", "value"),
     "debit": ("debit", "debits", "debit amount", "withdrawal", "withdrawals", "withdrawal amount", "paid out", "money out", "outflow", "charge"),
@@ -59,30 +63,38 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     "status": ("status", "state"),
     "notes": ("notes", "note"),
     "kind": ("type", "transaction type"),
-    "original_amount": ("original amount", "foreign amount", "amount in original currency"),
-    "original_currency": ("original currency", "foreign currency"),
+    "original_amount": ("original amount", "foreign amount", "amount in original currency", "local amount"),
+    "original_currency": ("original currency", "foreign currency", "local currency"),
 }
 _OTHER: dict[str, tuple[str, ...]] = {
-    "date:0": ("buchungstag", "buchungsdatum", "datum zauctovani", "boekingsdatum", "date comptable", "fecha contable"),
-    "date:1": ("datum", "tranzakcio datuma", "datum provedeni", "transaktionsdatum", "belegdatum", "date operation", "date de l operation", "fecha", "data"),
+    "date:0": ("buchungstag", "buchungsdatum", "datum zauctovani", "boekingsdatum", "date comptable", "fecha contable", "datum verrekening"),
+    "date:1": ("datum", "tranzakcio datuma", "datum provedeni", "transaktionsdatum", "belegdatum", "date operation", "date de l operation", "fecha", "data",
+               "datum verrichting", "datum der transaktion"),
     "date:2": ("valuta", "valutadatum", "wertstellung", "wertstellungsdatum", "date de valeur", "erteknap", "rentedatum", "valutadag"),
     "payee": (
         "empfanger", "empfaenger", "zahlungsempfanger", "zahlungsempfaenger", "auftraggeber empfanger",
         "auftraggeber empfaenger", "auftraggeber begunstigter", "auftraggeber beguenstigter", "empfanger auftraggeber",
         "empfaenger auftraggeber", "beguenstigter zahlungspflichtiger", "begunstigter zahlungspflichtiger",
         "name zahlungsbeteiligter", "auftraggeber", "naam tegenpartij", "tegenpartij", "partner neve",
-        "nazev protiuctu", "beneficiaire", "tiers",
+        "nazev protiuctu", "beneficiaire", "tiers", "handelaar", "commercant",
     ),
     "text": (
         "verwendungszweck", "beschreibung", "omschrijving", "vrije mededeling", "mededelingen", "libelle",
         "libelle operation", "zprava", "reszletek", "kozlemeny", "descripcion", "concepto", "descrizione", "causale",
+        "toelichting", "zahlungsreferenz",
     ),
     "amount": ("betrag", "bedrag", "montant", "importe", "importo", "belopp", "summe", "umsatz", "zauctovana castka", "tranzakcio osszege", "castka", "kwota"),
-    "debit": ("soll", "belastung", "ausgang", "ausgabe", "debet", "af", "sortie", "betrag soll"),
-    "credit": ("haben", "gutschrift", "eingang", "einnahme", "bij", "entree", "betrag haben", "credito"),
+    "debit": (
+        "soll", "belastung", "ausgang", "ausgabe", "debet", "af", "sortie", "betrag soll", "ausgehend", "betrag ausgehend",
+        "rechnungsbetrag ausgehend",
+    ),
+    "credit": (
+        "haben", "gutschrift", "eingang", "einnahme", "bij", "entree", "betrag haben", "credito", "eingehend",
+        "betrag eingehend", "rechnungsbetrag eingehend",
+    ),
     "direction": ("soll haben", "s h", "bevetel kiadas", "af bij", "debet credit"),
-    "balance": ("saldo", "kontostand", "solde", "egyenleg", "saldo nach buchung"),
-    "currency": ("waehrung", "wahrung", "munt", "monn", "devise", "mena uctu", "mena", "tranzakcio devizaneme", "devizanem", "divisa"),
+    "balance": ("saldo", "kontostand", "solde", "egyenleg", "saldo nach buchung", "verfugbares guthaben"),
+    "currency": ("waehrung", "wahrung", "munt", "zahlungswahrung", "monn", "devise", "mena uctu", "mena", "tranzakcio devizaneme", "devizanem", "divisa"),
     "account:-1": ("auftragskonto",),
     "account:0": ("kontoname",),
     "account:1": ("konto", "rekeningnummer", "produit", "cislo uctu", "szamlaszam"),
@@ -104,10 +116,13 @@ _PATTERNS = (
 )
 _NAME_ACCOUNT_ROLES = ("kontoname", "account name")
 
-_DIRECTION_WORDS = {
+DIRECTION_SHARE = 0.95  # of a column's filled cells that must be direction words for it to count as D/C flags
+DIRECTION_WORDS = {
     "d": -1, "dr": -1, "debit": -1, "s": -1, "soll": -1, "outflow": -1, "kiadas": -1, "withdrawal": -1, "-": -1, "af": -1, "debet": -1,
     "c": 1, "k": 1, "cr": 1, "credit": 1, "h": 1, "haben": 1, "inflow": 1, "bevetel": 1, "deposit": 1, "+": 1, "bij": 1,
+    "i": 1, "in": 1, "o": -1, "out": -1,  # In/Out flags
 }
+_WORD = re.compile(r"[^\W\d_]{4,}")
 _PENDING = re.compile(r"pending|vorgemerkt|authori[sz]|in bearbeitung|en attente|nicht gebucht|ausstehend", re.I)
 _REVERTED = re.compile(r"revert|declin|fail|cancel|storn|abgelehnt|reject|void", re.I)
 _SUMMARY = re.compile(
@@ -119,6 +134,11 @@ _DECISIVE = re.compile(r"[.,]\d{1,2}(?!\d)|\d[.,]\d{3}[.,]")
 _CURRENCY_IN_TEXT = re.compile(r"(?<![A-Z])([A-Z]{3})(?![A-Z])")
 _SYMBOL_CURRENCY = (("€", "EUR"), ("£", "GBP"), ("CHF", "CHF"), ("EUR", "EUR"), ("GBP", "GBP"), ("¥", "JPY"))
 _PARENTHETICAL = re.compile(r"\(([^)]*)\)")
+_CODE_SUFFIX = re.compile(r"(.+?) (?:in )?([a-z]{3})")
+_CURRENCY_CODES = frozenset(
+    "AUD BGN BRL CAD CHF CNY CZK DKK EUR GBP HKD HUF IDR ILS INR ISK JPY KRW MXN MYR NOK NZD PHP PLN RON SEK SGD "
+    "THB TRY USD ZAR".split()
+)
 _SORT_CODE_ACCOUNT = re.compile(r"\d\d-\d\d-\d\d\s+\d{6,8}")
 _MONTH_FIRST = ("USD", "CAD", "PHP")  # currencies whose banks commonly write dates month first
 _AMOUNT_ROLES = ("amount", "debit", "credit", "balance", "fee", "original_amount")
@@ -161,7 +181,26 @@ def classify(header: str) -> tuple[str, int, bool] | None:
         for pattern, role in _PATTERNS:
             if pattern.fullmatch(key):
                 return role, 0, key.startswith(("vwz", "verwendungszweck"))
+        coded = _CODE_SUFFIX.fullmatch(key)
+        if coded and currency_code(coded[2]):  # `Amount CZK`, `Bedrag in EUR`
+            hit = _LOOKUP.get(coded[1])
+            return hit if hit and hit[0] in _AMOUNT_ROLES else None
     return hit
+
+
+def currency_code(text: str) -> str | None:
+    """`eur` → `EUR` when the text is a common ISO 4217 code."""
+    code = text.strip().upper()
+    return code if code in _CURRENCY_CODES else None
+
+
+def header_currency(header: str) -> str | None:
+    """The currency a money column's name states: `Betrag (EUR)`, `Amount CZK`, `Bedrag in EUR`."""
+    for inner in _PARENTHETICAL.findall(header):
+        if re.fullmatch(r"[A-Z]{3}", inner.strip()):
+            return inner.strip()
+    coded = _CODE_SUFFIX.fullmatch(normalise_header(header))
+    return currency_code(coded[2]) if coded and classify(header) else None
 
 
 @dataclass
@@ -401,7 +440,8 @@ class _Conversion:
 
     @cached_property
     def names(self) -> list[str]:
-        return [n.strip() for n in self.header]
+        """Column names for messages (`line 4, column Amount`); a file without a header numbers them."""
+        return [n.strip() for n in self.header] or [str(i) for i in range(1, self.width + 1)]
 
     @cached_property
     def money_cols(self) -> list[int]:
@@ -440,9 +480,9 @@ class _Conversion:
         ):
             return "GBP"  # only UK banks export a sort code (Barclays: `20-32-06 13152170` per row)
         for name in self.header:
-            for inner in _PARENTHETICAL.findall(name):
-                if re.fullmatch(r"[A-Z]{3}", inner.strip()):
-                    return inner.strip()
+            stated = header_currency(name)
+            if stated:
+                return stated
         amounts = " ".join(v for role in ("amount", "debit", "credit", "balance") for v in self._column(single.get(role), 50))
         for symbol, code in _SYMBOL_CURRENCY:
             if symbol in amounts:
@@ -450,13 +490,14 @@ class _Conversion:
         return "USD"
 
     def _direction_column(self) -> int | None:
-        """An explicit D/C column, or a type/unnamed column whose values are all direction words."""
+        """An explicit D/C column, or a type/unnamed column whose values are direction words (a stray
+        other value on a few rows leaves those rows' amounts as written)."""
         single = self.layout.single
         candidates = [single[r] for r in ("direction", "kind") if r in single]
         candidates += [i for i, name in enumerate(self.header) if not name.strip()]
         for index in candidates:
-            values = {v.lower() for v in self._column(index, 500)}
-            if values and all(v in _DIRECTION_WORDS for v in values):
+            values = [v.lower() for v in self._column(index, 500)]
+            if values and sum(v in DIRECTION_WORDS for v in values) >= DIRECTION_SHARE * len(values):
                 return index
         return None
 
@@ -561,7 +602,7 @@ class _Conversion:
             ]
         if direction is not None:
             flags = columns[direction]
-            signs = {flag: _DIRECTION_WORDS.get(flag.strip().lower()) for flag in set(flags)}
+            signs = {flag: DIRECTION_WORDS.get(flag.strip().lower()) for flag in set(flags)}
             amounts = [_directed(amount, flag.strip(), signs[flag]) for amount, flag in zip(amounts, flags)]
         if fee_i is not None:
             amounts = list(map(_less_fee, amounts, money(columns[fee_i], seps["fee"])))
@@ -642,6 +683,10 @@ class _Conversion:
                     result.errors.append(RowError(line, "no date", _name(names, date_cols[0][0] if date_cols else None)))
             else:
                 result.errors.append(RowError(line, "no date", _name(names, date_cols[0][0] if date_cols else None)))
+        elif len(raw.split()) > 1 and _WORD.search(raw) and not any(self.columns[c][i].strip() for c in self.money_cols):
+            # Words where the date goes and no money: a heading or note between the rows
+            # (`Posted Transactions`), not a transaction. (A lone `Pending` is a pending row.)
+            result.warnings.append(f"line {line}: skipped {squeeze(raw)[:60]!r} (no date, no amount)")
         elif _PENDING.search(raw):
             result.skipped_pending += 1
         else:

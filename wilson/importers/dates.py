@@ -24,7 +24,7 @@ _MONTHS = {
     "gen": 1, "mag": 5, "giu": 6, "lug": 7, "set": 9, "ott": 10,
 }
 
-_TIME = r"(?:[T ]+\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:\s*[AaPp][Mm])?(?:\s*(?:Z|UTC|GMT|[+-]\d{2}:?\d{2}))?)?"
+_TIME = r"(?:,?[T ]+\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:\s*[AaPp][Mm])?(?:\s*(?:Z|UTC|GMT|[+-]\d{2}:?\d{2}))?)?"
 
 
 def _month(name: str) -> int | None:

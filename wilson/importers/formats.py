@@ -18,6 +18,7 @@ _PARSER_MODULES = (
     "wilson.importers.qif",
     "wilson.importers.csv_banks",
     "wilson.importers.csv_generic",
+    "wilson.importers.csv_headerless",
 )
 
 MAX_FILE_BYTES = 200 * 1024 * 1024

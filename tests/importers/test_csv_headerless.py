@@ -1,0 +1,84 @@
+"""Exports without a header row: columns are given roles only when their cells leave no doubt."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from wilson.importers.csv_headerless import HeaderlessCsv
+from wilson.importers.formats import choose_format, read_text
+from wilson.importers.model import ImportRefused, ParseResult
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+HEADERLESS = HeaderlessCsv()
+
+
+def parse(name: str) -> ParseResult:
+    path = FIXTURES / name
+    text = read_text(path)
+    fmt = choose_format(text, str(path))
+    assert fmt.name == "headerless_csv"
+    return fmt.parse(text, str(path))
+
+
+def test_raiffeisen_dates_decimal_commas_and_a_currency_column() -> None:
+    result = parse("bank2ynab/test01-raiffeisen.csv")
+    assert len(result.transactions) == 73 and result.errors == []
+    first = result.transactions[0]
+    assert (first.posted, first.amount, first.currency) == (date(2017, 9, 18), -3387, "EUR")
+    assert first.description == "HOFER DANKT 0527 K2 18.09. 17:20"
+
+
+def test_an_in_out_flag_column_signs_unsigned_amounts() -> None:
+    result = parse("bank2ynab/test_row_format_CD_flag.csv")
+    txs = result.transactions
+    assert len(txs) == 73
+    assert txs[0].amount == -3387  # `O`: out
+    assert sum(t.amount > 0 for t in txs[:70]) == sum(line.rstrip().endswith(";I") for line in
+                                                       read_text(FIXTURES / "bank2ynab/test_row_format_CD_flag.csv").splitlines())
+    assert result.warnings == ["line 71: skipped 'A null transaction, just to confuse things' (no date, no amount)"]
+
+
+def test_mint_without_header_debit_and_credit_words() -> None:
+    result = parse("csv2ofx/mint_headerless.csv")
+    assert [(t.posted, t.amount) for t in result.transactions] == [
+        (date(2015, 6, 12), -100000), (date(2015, 6, 12), -150000), (date(2015, 6, 13), 200000), (date(2015, 6, 14), -250000),
+    ]
+
+
+def test_posb_month_name_dates() -> None:
+    (tx,) = parse("bank2ynab/dba33fceecd62c3c727893361e0ba4d3.P000000027355791.csv").transactions
+    assert (tx.posted, tx.amount, tx.description) == (date(2018, 2, 27), 780, "MCDONALD'S (TAM KIOSK) SI NG 22FEB")
+
+
+def test_debit_and_credit_columns_and_a_running_balance_are_told_apart() -> None:
+    text = "03/01/2024,COFFEE SHOP,4.50,,995.50\n03/02/2024,SALARY,,2000.00,2995.50\n03/03/2024,RENT,900.00,,2095.50\n"
+    result = HEADERLESS.parse(text, "inline.csv")
+    assert [t.amount for t in result.transactions] == [-450, 200000, -90000]
+    assert [t.balance for t in result.transactions] == [99550, 299550, 209550]
+    signed = "2024-03-01,COFFEE SHOP,-4.50,995.50\n2024-03-02,SALARY,2000.00,2995.50\n2024-03-03,RENT,-900.00,2095.50\n"
+    assert [t.balance for t in HEADERLESS.parse(signed, "inline.csv").transactions] == [99550, 299550, 209550]
+
+
+def test_row_errors_name_the_numbered_column() -> None:
+    text = "".join(f"2024-03-{day:02d},COFFEE SHOP,-4.{day:02d}\n" for day in range(1, 11)) + "2024-03-11,BAKERY,abc\n"
+    result = HEADERLESS.parse(text, "inline.csv")
+    assert len(result.transactions) == 10
+    assert [str(e) for e in result.errors] == ["line 11, column 3: not an amount: 'abc'"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Date,Description,Amount\n2024-03-01,COFFEE,-4.50\n",  # a header: the generic mapper's
+        "2024-03-01,COFFEE,4\n2024-03-02,TEA,5\n",  # no decimals: ids or counts, not money
+        "COFFEE,-4.50,x\nTEA,-3.10,y\n",  # no date column
+        "just words\nand more words\n",
+    ],
+)
+def test_not_taken_without_certainty(text: str) -> None:
+    assert HEADERLESS.detect(text) == 0
+    with pytest.raises(ImportRefused):
+        HEADERLESS.parse(text, "inline.csv")
