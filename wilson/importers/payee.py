@@ -64,11 +64,13 @@ _CARD_AND_REF = re.compile(
 )
 _NOISE = re.compile(
     r"\b(?=[A-Z0-9]*\d[A-Z0-9]*\d[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{8,}\b"  # order ids like 2K4LM1Q32
-    r"|\b\d{5,}\b",
+    r"|\b\d{5,}\b"
+    r"|(?<![\w.,])(?:\d{1,3}(?:[.,]\d{3})+|\d+)[.,]\d\d(?![\w.,])",  # an amount in the text: `POS 23,55 AT SPAR`
     re.I,
 )
 _DATES = re.compile(
-    r"\b(?:ON\s+)?(?:\d{4}-\d\d-\d\d|\d{1,2}[/.\-]\d{1,2}(?:[/.\-]\d{2,4})?|\d{1,2}\s*(?:" + _MONTHS + r")(?:\s*\d{2,4})?)\b"
+    r"\b\d{1,2}\.\d{1,2}\.(?!\d)"  # `16.09.`: day and month, the dot included
+    r"|\b(?:ON\s+)?(?:\d{4}-\d\d-\d\d|\d{1,2}[/.\-]\d{1,2}(?:[/.\-]\d{2,4})?|\d{1,2}\s*(?:" + _MONTHS + r")(?:\s*\d{2,4})?)\b"
     r"|\b\d\d:\d\d(?::\d\d)?\b",
     re.I,
 )
@@ -122,7 +124,7 @@ def _strip(text: str) -> str:
     text = _NOISE.sub(" ", text)
     text = _DATES.sub(" ", text)
     text = _DOMAIN.sub("", text)
-    text = " ".join(_SYMBOLS.sub(" ", text).split()).strip(" -*#/,.;:_+")
+    text = " ".join(_SYMBOLS.sub(" ", text).split()).replace(" ,", ",").strip(" -*#/,.;:_+")
     return _drop_location(text)
 
 
