@@ -37,7 +37,7 @@ def parse(name: str, expected_format: str) -> ParseResult:
         ("written/wells_fargo.csv", "wells_fargo"),
         ("written/discover.csv", "discover"),
         ("csv2ofx/schwab-checking.csv", "schwab_checking"),
-        ("csv2ofx/schwab-checking-baltest-case1.csv", "schwab_checking_v1"),
+        ("csv2ofx/schwab-checking-baltest-case1.csv", "schwab_checking"),
         ("written/revolut.csv", "revolut"),
     ],
 )
@@ -155,7 +155,7 @@ def test_schwab_split_columns_dollars_and_thousands() -> None:
 
 
 def test_schwab_older_layout_with_headings_between_the_rows() -> None:
-    result = parse("csv2ofx/schwab-checking-baltest-case1.csv", "schwab_checking_v1")
+    result = parse("csv2ofx/schwab-checking-baltest-case1.csv", "schwab_checking")
     assert [t.amount for t in result.transactions] == [2000, -10300, -7500, -5727]
     assert [t.balance for t in result.transactions] == [87847, 85847, 96147, 103647]
     assert result.skipped_pending == 0  # the `Pending Transactions are not reflected…` note is no row
@@ -191,3 +191,48 @@ def test_dialect_parse_never_raises_on_a_truncated_file() -> None:
     assert len(result.errors) == 1
     assert result.errors[0].line == 7
     assert "quoted field" in result.errors[0].message
+
+
+def _chosen(text: str) -> ParseResult:
+    fmt = choose_format(text, "inline.csv")
+    result = fmt.parse(text, "inline.csv")
+    assert result.errors == []
+    return result
+
+
+@pytest.mark.parametrize(
+    ("text", "dialect", "day"),
+    [
+        (  # Discover as it downloads today: `Post Date`, sometimes with a type and reference
+            "Trans. Date,Post Date,Description,Amount,Category,Transaction Type,Reference Number\n"
+            "04/01/2026,04/02/2026,COFFEE SHOP,4.50,Restaurants,Sale,D100\n"
+            "04/03/2026,04/04/2026,INTERNET PAYMENT - THANK YOU,-25.00,Payments and Credits,Payment,D101\n",
+            "discover", date(2026, 4, 2),
+        ),
+        (  # the short Amex download
+            "Date,Description,Card Member,Account #,Amount\n"
+            "05/24/2026,COFFEE SHOP,ALEX EXAMPLE,-11016,4.50\n"
+            "05/21/2026,MOBILE PAYMENT - THANK YOU,SAM EXAMPLE,-11016,-25.00\n",
+            "amex", date(2026, 5, 24),
+        ),
+        (  # Amex UK: day-first dates, UK address columns
+            "Date,Description,Card Member,Account #,Amount,Extended Details,Appears On Your Statement As,Address,"
+            "Town/City,Postcode,Country,Reference,Category\n"
+            "15/01/2026,COFFEE SHOP,MR TEST,-12345,4.50,GOODS,COFFEE SHOP,1 ST,LONDON,SW1A 1AA,UK,'AT1',Entertainment\n"
+            "14/01/2026,PAYMENT RECEIVED - THANK YOU,MR TEST,-12345,-25.00,,,,,,,'AT2',\n",
+            "amex", date(2026, 1, 15),
+        ),
+        (
+            "Transaction Date,Clearing Date,Description,Merchant,Category,Type,Amount (USD),Purchased By\r\n"
+            "09/15/2026,09/16/2026,COFFEE SHOP,Coffee Shop,Restaurants,Purchase,4.50,Card Owner\r\n"
+            "09/12/2026,09/13/2026,ACH DEPOSIT INTERNET TRANSFER,,Payment,Payment,-25.00,Card Owner\r\n",
+            "apple_card", date(2026, 9, 16),
+        ),
+    ],
+)
+def test_card_exports_that_write_charges_positive(text: str, dialect: str, day: date) -> None:
+    assert choose_format(text, "inline.csv").name == dialect
+    result = _chosen(text)
+    assert [t.amount for t in result.transactions] == [-450, 2500]
+    assert result.transactions[0].posted == day
+    assert result.accounts[0].type == "credit_card"

@@ -1,7 +1,7 @@
 """Named US/UK/EU bank CSV dialects, each a declarative column spec run by the CSV engine.
 
-A dialect is recognised by its exact header (or, for Wells Fargo, which writes none, by the shape
-of its rows) and says what the generic mapper could only guess: which date is the posting date,
+A dialect is recognised by its header, any of the layouts the bank has written over the years (or,
+for Wells Fargo, which writes none, by the shape of its rows) and says what the generic mapper could only guess: which date is the posting date,
 whether charges are written positive, what to call the account and what kind it is.
 """
 
@@ -16,10 +16,11 @@ from wilson.importers.model import ImportRefused, ParseResult
 
 @dataclass(frozen=True)
 class Dialect:
-    """One bank's export layout; `roles` maps header names (or positions) to engine roles."""
+    """One bank's export layout; `roles` maps header names (or positions) to engine roles, and a
+    name missing from the header found is one that layout does not have."""
 
     name: str
-    header: tuple[str, ...]
+    headers: tuple[tuple[str, ...], ...]  # each a header the bank writes, in column order
     roles: dict[str | int, str]
     account: AccountInfo
     negate: bool = False
@@ -31,7 +32,7 @@ class Dialect:
         if self.row_shape is not None:
             lines = [line for line in head_text.split("\n")[:10] if line.strip()]
             return 90 if lines and all(self.row_shape.match(line) for line in lines) else 0
-        found = sniff(head_text).find(self.header)
+        found = self._find(head_text)
         if found is None:
             return 0
         return 95 if found[1] else 85
@@ -40,13 +41,20 @@ class Dialect:
         options = Options(self.name, self.account, self.negate, self.day_first)
         if self.row_shape is not None:
             return parse_table(text, source, ",", None, self._layout, options)
-        found = sniff(head_of(text)).find(self.header)
+        found = self._find(head_of(text))
         if found is None:
-            raise ImportRefused(source, f"not a {self.account.name} export: no {','.join(self.header)} header in the first lines")
+            raise ImportRefused(source, f"not a {self.account.name} export: no {','.join(self.headers[0])} header in the first lines")
         return parse_table(text, source, ",", found[0], self._layout, options)
 
+    def _find(self, head_text: str) -> tuple[int, bool] | None:
+        """(line, exact) of the first of the dialect's headers found, an exact one preferred."""
+        head = sniff(head_text)
+        found = [hit for hit in map(head.find, self.headers) if hit is not None]
+        return max(found, key=lambda hit: hit[1], default=None)
+
     def _layout(self, header: list[str]) -> Layout:
-        return layout_from_roles(header, self.roles)
+        present = {cell.strip() for cell in header}
+        return layout_from_roles(header, {k: v for k, v in self.roles.items() if not isinstance(k, str) or k in present})
 
 
 def _card(name: str, institution: str) -> AccountInfo:
@@ -56,38 +64,42 @@ def _card(name: str, institution: str) -> AccountInfo:
 FORMATS = [
     Dialect(
         "chase_checking",
-        ("Details", "Posting Date", "Description", "Amount", "Type", "Balance", "Check or Slip #"),
+        (("Details", "Posting Date", "Description", "Amount", "Type", "Balance", "Check or Slip #"),),
         {"Posting Date": "date", "Description": "text", "Amount": "amount", "Balance": "balance", "Type": "kind", "Check or Slip #": "notes"},
         AccountInfo("Chase Checking", "checking", "Chase"),
     ),
     Dialect(
         "chase_credit",
-        ("Transaction Date", "Post Date", "Description", "Category", "Type", "Amount", "Memo"),
+        (("Transaction Date", "Post Date", "Description", "Category", "Type", "Amount", "Memo"),),
         {"Post Date": "date", "Transaction Date": "date", "Description": "text", "Category": "category", "Type": "kind", "Amount": "amount", "Memo": "notes"},
         _card("Chase Card", "Chase"),
     ),
     Dialect(
         "amex",
-        ("Date", "Description", "Amount", "Extended Details", "Appears On Your Statement As", "Address", "City/State", "Zip Code", "Country", "Reference", "Category"),
+        (
+            ("Date", "Description", "Amount", "Extended Details", "Appears On Your Statement As", "Address", "City/State", "Zip Code", "Country", "Reference", "Category"),
+            ("Date", "Description", "Card Member", "Account #", "Amount"),  # and, in the UK, `Town/City`, `Postcode`
+        ),
         {"Date": "date", "Description": "text", "Amount": "amount", "Extended Details": "notes", "Reference": "bank_id", "Category": "category"},
         _card("Amex", "American Express"),
         negate=True,
+        day_first=None,  # US exports write 08/29/2025, UK ones 15/01/2026
     ),
     Dialect(
         "bofa_checking",
-        ("Date", "Description", "Amount", "Running Bal."),
+        (("Date", "Description", "Amount", "Running Bal."),),
         {"Date": "date", "Description": "text", "Amount": "amount", "Running Bal.": "balance"},
         AccountInfo("Bank of America Checking", "checking", "Bank of America"),
     ),
     Dialect(
         "bofa_credit",
-        ("Posted Date", "Reference Number", "Payee", "Address", "Amount"),
+        (("Posted Date", "Reference Number", "Payee", "Address", "Amount"),),
         {"Posted Date": "date", "Payee": "text", "Address": "text", "Amount": "amount", "Reference Number": "bank_id"},
         _card("Bank of America Card", "Bank of America"),
     ),
     Dialect(
         "capital_one",
-        ("Transaction Date", "Posted Date", "Card No.", "Description", "Category", "Debit", "Credit"),
+        (("Transaction Date", "Posted Date", "Card No.", "Description", "Category", "Debit", "Credit"),),
         {"Posted Date": "date", "Transaction Date": "date", "Description": "text", "Category": "category", "Debit": "debit", "Credit": "credit"},
         _card("Capital One Card", "Capital One"),
     ),
@@ -100,32 +112,41 @@ FORMATS = [
     ),
     Dialect(
         "discover",
-        ("Trans. Date", "Post. Date", "Description", "Amount", "Category"),
-        {"Post. Date": "date", "Trans. Date": "date", "Description": "text", "Amount": "amount", "Category": "category"},
+        (("Trans. Date", "Post Date", "Description", "Amount", "Category"), ("Trans. Date", "Post. Date", "Description", "Amount", "Category")),
+        {
+            "Post Date": "date", "Post. Date": "date", "Trans. Date": "date", "Description": "text", "Amount": "amount",
+            "Category": "category", "Reference Number": "bank_id",
+        },
         _card("Discover Card", "Discover"),
         negate=True,
     ),
     Dialect(
         "schwab_checking",
-        ("Date", "Status", "Type", "CheckNumber", "Description", "Withdrawal", "Deposit", "RunningBalance"),
+        (
+            ("Date", "Status", "Type", "CheckNumber", "Description", "Withdrawal", "Deposit", "RunningBalance"),
+            # before 2022: no Status column, pending rows under their own heading line
+            ("Date", "Type", "Check #", "Description", "Withdrawal (-)", "Deposit (+)", "RunningBalance"),
+        ),
         {
-            "Date": "date", "Description": "text", "Withdrawal": "debit", "Deposit": "credit", "RunningBalance": "balance",
-            "Status": "status", "Type": "kind", "CheckNumber": "notes",
-        },
-        AccountInfo("Schwab Checking", "checking", "Charles Schwab"),
-    ),
-    Dialect(  # Schwab's layout before 2022: no Status column, pending rows under their own heading
-        "schwab_checking_v1",
-        ("Date", "Type", "Check #", "Description", "Withdrawal (-)", "Deposit (+)", "RunningBalance"),
-        {
-            "Date": "date", "Description": "text", "Withdrawal (-)": "debit", "Deposit (+)": "credit",
-            "RunningBalance": "balance", "Type": "kind", "Check #": "notes",
+            "Date": "date", "Description": "text", "Withdrawal": "debit", "Withdrawal (-)": "debit", "Deposit": "credit",
+            "Deposit (+)": "credit", "RunningBalance": "balance", "Status": "status", "Type": "kind", "CheckNumber": "notes",
+            "Check #": "notes",
         },
         AccountInfo("Schwab Checking", "checking", "Charles Schwab"),
     ),
     Dialect(
+        "apple_card",
+        (("Transaction Date", "Clearing Date", "Description", "Merchant", "Category", "Type", "Amount (USD)"),),
+        {
+            "Clearing Date": "date", "Transaction Date": "date", "Description": "text", "Category": "category",
+            "Type": "kind", "Amount (USD)": "amount",
+        },
+        _card("Apple Card", "Apple"),
+        negate=True,  # purchases positive, payments negative
+    ),
+    Dialect(
         "revolut",
-        ("Type", "Product", "Started Date", "Completed Date", "Description", "Amount", "Fee", "Currency", "State", "Balance"),
+        (("Type", "Product", "Started Date", "Completed Date", "Description", "Amount", "Fee", "Currency", "State", "Balance"),),
         {
             "Completed Date": "date", "Started Date": "date", "Description": "text", "Amount": "amount", "Fee": "fee",
             "Currency": "currency", "State": "status", "Balance": "balance", "Type": "kind", "Product": "account_name",
