@@ -382,3 +382,20 @@ def test_german_in_and_out_columns_with_dates_carrying_a_time() -> None:
     ]
     assert result.skipped_reverted == 1  # `Abgelehnt`: declined, never booked
     assert result.warnings == []  # the `Verfügbares Guthaben` running balance agrees
+
+
+def test_a_card_export_writing_charges_positive_is_told_by_its_payments() -> None:
+    card = parse_text(
+        "Date,Description,Amount\n05/24/2026,COFFEE SHOP,4.50\n05/23/2026,GROCERY STORE,54.10\n"
+        "05/22/2026,GAS STATION,40.00\n05/21/2026,AUTOPAY PAYMENT - THANK YOU,-98.60\n"
+    )
+    assert [t.amount for t in card.transactions] == [-450, -5410, -4000, 9860]
+    assert card.accounts[0].type == "credit_card"
+    assert card.warnings == ["charges are written positive and card payments negative: read as a card statement"]
+    # A bank account that is mostly deposits keeps its signs; so does a card that signs charges negative.
+    savings = parse_text("Date,Description,Amount\n05/24/2026,SALARY,2000.00\n05/23/2026,INTEREST,1.10\n"
+                         "05/22/2026,TRANSFER IN,40.00\n05/21/2026,CHASE CREDIT CRD AUTOPAY,-98.60\n")
+    chase_like = parse_text("Date,Description,Amount\n05/24/2026,COFFEE SHOP,-4.50\n05/21/2026,PAYMENT THANK YOU,98.60\n")
+    assert [t.amount for t in chase_like.transactions] == [-450, 9860] and chase_like.warnings == []
+    assert savings.accounts[0].type == "checking"
+    assert [t.amount for t in savings.transactions] == [200000, 110, 4000, -9860]

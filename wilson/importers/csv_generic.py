@@ -116,6 +116,9 @@ _PATTERNS = (
 )
 _NAME_ACCOUNT_ROLES = ("kontoname", "account name")
 
+CARD_POSITIVE_SHARE = 0.7  # of a file's rows that must be positive before its payments are checked
+# How a card statement names the holder's payment; the bank side says `CARD AUTOPAY`, `EPAYMENT`.
+_CARD_PAYMENT = re.compile(r"payment.{0,24}thank\s*you|payment received", re.I)
 DIRECTION_SHARE = 0.95  # of a column's filled cells that must be direction words for it to count as D/C flags
 DIRECTION_WORDS = {
     "d": -1, "dr": -1, "debit": -1, "s": -1, "soll": -1, "outflow": -1, "kiadas": -1, "withdrawal": -1, "-": -1, "af": -1, "debet": -1,
@@ -341,7 +344,7 @@ class AccountInfo:
 class Options:
     format: str
     account: AccountInfo = field(default_factory=AccountInfo)
-    negate: bool = False  # the bank writes charges positive
+    negate: bool | None = None  # True: the bank writes charges positive; None: tell from the rows
     day_first: bool | None = None  # None: decide from the file's hints
 
 
@@ -364,6 +367,7 @@ class _Conversion:
         self.preamble: list[list[str]] = []
         self.errors: list[RowError] = []
         self.refused: dict[int, RowError] = {}
+        self.card = False  # set when the rows show a card statement that writes charges positive
         # Only a file with a 64 KB stretch free of line breaks can hold a row that long (give or take
         # quoted line breaks, which the 4 KB description check still catches); most files skip the check.
         self.check_sizes = len(text) > MAX_ROW_CHARS and max(map(len, text.split("\n"))) > MAX_ROW_CHARS
@@ -554,6 +558,8 @@ class _Conversion:
             "posted": posted,
             "amount": self._amounts(money, seps, direction),
         }
+        if self.card:
+            result.warnings.append("charges are written positive and card payments negative: read as a card statement")
         statuses = self._statuses(single.get("status"))
         kept = self._settle(result, parsed, statuses, date_cols, texts)
         if statuses is not None and "pending" in statuses:
@@ -606,9 +612,25 @@ class _Conversion:
             amounts = [_directed(amount, flag.strip(), signs[flag]) for amount, flag in zip(amounts, flags)]
         if fee_i is not None:
             amounts = list(map(_less_fee, amounts, money(columns[fee_i], seps["fee"])))
-        if self.options.negate:
+        if self.options.negate or (
+            self.options.negate is None and amount_i is not None and debit_i is None and credit_i is None
+            and direction is None and self._charges_positive(amounts)
+        ):
             amounts = [-amount if amount.__class__ is int else amount for amount in amounts]
         return amounts
+
+    def _charges_positive(self, amounts: list) -> bool:
+        """A card statement that writes charges positive: most rows are positive and its card
+        payments (`AUTOPAY PAYMENT - THANK YOU`) are all negative. A bank account's rows are
+        mostly negative, and a card that signs charges negative has positive payments."""
+        signed = [a for a in amounts if a.__class__ is int and a]
+        if not signed or sum(a > 0 for a in signed) < CARD_POSITIVE_SHARE * len(signed):
+            return False
+        texts = [self.columns[i] for i in self.layout.texts]
+        paid = per_distinct(_CARD_PAYMENT.search, list(map(" ".join, zip(*texts)))) if texts else []
+        payments = [a for a, hit in zip(amounts, paid) if hit and a.__class__ is int and a]
+        self.card = bool(payments) and all(a < 0 for a in payments)
+        return self.card
 
     def _settle(
         self, result: ParseResult, parsed: dict[str, list], statuses: list[str] | None,
@@ -730,8 +752,9 @@ class _Conversion:
 
     def _accounts(self, rows: ParsedRows, currency: str) -> list[ParsedAccount]:
         info = self.options.account
+        kind = "credit_card" if self.card else info.type
         if not rows.has("account_key") or not rows:
-            return [ParsedAccount("default", info.name or self._preamble_name(), info.type, info.institution, currency=currency)]
+            return [ParsedAccount("default", info.name or self._preamble_name(), kind, info.institution, currency=currency)]
         seen: dict[str, Counter[str]] = {}
         for (key, own), times in Counter(zip(rows.column("account_key"), rows.column("currency"))).items():
             seen.setdefault(key, Counter())[own or currency] += times
@@ -741,7 +764,7 @@ class _Conversion:
             name, number = (key, None) if self.layout.account_is_name else (None, key)
             if info.name:
                 name = info.name if len(seen) == 1 else f"{info.name} {key}"
-            accounts.append(ParsedAccount(key, name, info.type, info.institution, number, own))
+            accounts.append(ParsedAccount(key, name, kind, info.institution, number, own))
         return accounts
 
     def _preamble_name(self) -> str | None:
