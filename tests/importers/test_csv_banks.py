@@ -236,3 +236,27 @@ def test_card_exports_that_write_charges_positive(text: str, dialect: str, day: 
     assert [t.amount for t in result.transactions] == [-450, 2500]
     assert result.transactions[0].posted == day
     assert result.accounts[0].type == "credit_card"
+
+
+def test_citi_card_credits_written_negative_are_still_inflows() -> None:
+    result = _chosen(
+        "Status,Date,Description,Debit,Credit\n"
+        'Cleared,03/28/2024,"AMAZON.COM*AB12CD SEATTLE WA",25.99,\n'
+        'Cleared,03/27/2024,"ONLINE PAYMENT, THANK YOU",,-150.00\n'
+        'Pending,03/29/2024,"STARBUCKS 123",5.75,\n'
+    )
+    assert result.format == "citi_card" and result.accounts[0].type == "credit_card"
+    assert [(t.amount, t.pending) for t in result.transactions] == [(-2599, False), (15000, False), (-575, True)]
+
+
+def test_us_bank_memo_is_a_note_not_the_description() -> None:
+    result = _chosen(
+        '"Date","Transaction","Name","Memo","Amount"\n'
+        '"2024-03-28","DEBIT","WEB AUTHORIZED PMT COMCAST","Download from usbank.com. COMCAST","-89.99"\n'
+        '"2024-03-27","CREDIT","ELECTRONIC DEPOSIT ACME","Download from usbank.com. ACME","1500.00"\n'
+    )
+    assert result.format == "us_bank"
+    assert [(t.description, t.amount, t.notes) for t in result.transactions] == [
+        ("WEB AUTHORIZED PMT COMCAST", -8999, "Download from usbank.com. COMCAST"),
+        ("ELECTRONIC DEPOSIT ACME", 150000, "Download from usbank.com. ACME"),
+    ]

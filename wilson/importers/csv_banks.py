@@ -145,6 +145,19 @@ FORMATS = [
         negate=True,  # purchases positive, payments negative
     ),
     Dialect(
+        "citi_card",
+        (("Status", "Date", "Description", "Debit", "Credit"),),  # some add `Member Name`
+        {"Date": "date", "Description": "text", "Debit": "debit", "Credit": "credit", "Status": "status"},
+        _card("Citi Card", "Citi"),
+    ),
+    Dialect(
+        "us_bank",
+        (("Date", "Transaction", "Name", "Memo", "Amount"),),
+        # The memo is mostly `Download from usbank.com.` and the name again: a note, not the text.
+        {"Date": "date", "Name": "text", "Memo": "notes", "Transaction": "kind", "Amount": "amount"},
+        AccountInfo("U.S. Bank Checking", "checking", "U.S. Bank"),
+    ),
+    Dialect(
         "revolut",
         (("Type", "Product", "Started Date", "Completed Date", "Description", "Amount", "Fee", "Currency", "State", "Balance"),),
         {

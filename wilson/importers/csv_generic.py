@@ -596,7 +596,9 @@ class _Conversion:
         single, columns = self.layout.single, self.columns
         amount_i, debit_i, credit_i, fee_i = (single.get(r) for r in ("amount", "debit", "credit", "fee"))
         amounts = money(columns[amount_i], seps["amount"]) if amount_i is not None else [None] * self.count
-        if (debit_i is not None or credit_i is not None) and None in amounts:
+        if debit_i is None and credit_i is not None and amount_i is None:
+            amounts = money(columns[credit_i], seps["credit"])  # a lone `Inflow` column is the signed amount
+        elif (debit_i is not None or credit_i is not None) and None in amounts:
             empty = [""] * self.count
             debit_cells = columns[debit_i] if debit_i is not None else empty
             credit_cells = columns[credit_i] if credit_i is not None else empty
@@ -825,13 +827,14 @@ def _money_column(
 
 
 def _split_amount(debit: int | None | AmountError, credit: int | None | AmountError, raw_debit: str, raw_credit: str):
-    """Debit/credit columns: a debit is an outflow whether or not the bank signed it."""
+    """Debit/credit columns: a debit is an outflow and a credit an inflow whether or not the bank
+    signed it (Citi writes its credits negative)."""
     if debit is None and credit is None:
         return None
     for value in (credit, debit):
         if isinstance(value, AmountError):
             return value
-    inflow, outflow = credit or 0, abs(debit or 0)
+    inflow, outflow = abs(credit or 0), abs(debit or 0)
     if inflow and outflow:
         # A real row moves money one way; both filled is usually `1,200.00` split by an unquoted comma.
         return AmountError(f"both the debit ({raw_debit.strip()}) and the credit ({raw_credit.strip()}) column hold an amount")
