@@ -399,3 +399,17 @@ def test_a_card_export_writing_charges_positive_is_told_by_its_payments() -> Non
     assert [t.amount for t in chase_like.transactions] == [-450, 9860] and chase_like.warnings == []
     assert savings.accounts[0].type == "checking"
     assert [t.amount for t in savings.transactions] == [200000, 110, 4000, -9860]
+
+
+def test_comdirect_open_rows_footer_balance_and_amount_header_in_euros() -> None:
+    result = parse("written/comdirect_cp1252.csv")
+    assert [(t.posted, t.amount) for t in result.transactions] == [(date(2024, 3, 15), -5678), (date(2024, 3, 14), 250000)]
+    assert result.skipped_pending == 1  # `offen`: not booked yet
+    assert result.accounts[0].currency == "EUR"
+    assert result.warnings == ["line 10: skipped 'Alter Kontostand' (no date, no amount)"]
+
+
+def test_commerzbank_describes_rows_in_its_posting_text_column() -> None:
+    result = parse("written/commerzbank.csv")
+    assert [t.description for t in result.transactions] == ["REWE SAGT DANKE", "Gehalt"]
+    assert [t.notes for t in result.transactions] == ["Lastschrift", "Gutschrift"]

@@ -59,6 +59,11 @@ CASES = [
     ),
     ("EREF+ZV12345MREF+M-998877CRED+DE98ZZZ09999999999SVWZ+Miete Maerz 2024 Wohnung 3", "Miete Maerz"),
     ("REWE SAGT DANKE 43123456", "Rewe Sagt Danke"),
+    ("Auftraggeber: ACME GmbH Buchungstext: Gehalt Maerz Ref. 789", "ACME GmbH"),  # comdirect
+    ("Empfänger: Stadtwerke Kto/IBAN: DE00123 BLZ/BIC: ABCDEF Buchungstext: Strom", "Stadtwerke"),
+    # Austria: amount, country and card before the merchant; US banks' transfer wording
+    ("POS 23,55 AT K1 16.09. 11:32 SPAR DANKT 4105 KORNEUBURG 2100", "Spar Dankt"),
+    ("WEB AUTHORIZED PMT COMCAST", "Comcast"),
     # Australia, Canada; text that is already clean stays as it is
     ("EFTPOS WDL HANDYWAY ALDI STORE   GEELONG WEST VICAU", "Handyway Aldi Store"),
     ("B.C. HYDRO & POWER AUTHORITY", "B.C. Hydro & Power Authority"),

@@ -126,11 +126,12 @@ DIRECTION_WORDS = {
     "i": 1, "in": 1, "o": -1, "out": -1,  # In/Out flags
 }
 _WORD = re.compile(r"[^\W\d_]{4,}")
-_PENDING = re.compile(r"pending|vorgemerkt|authori[sz]|in bearbeitung|en attente|nicht gebucht|ausstehend", re.I)
+_PENDING = re.compile(r"pending|vorgemerkt|authori[sz]|in bearbeitung|en attente|nicht gebucht|ausstehend|^offen$", re.I)
 _REVERTED = re.compile(r"revert|declin|fail|cancel|storn|abgelehnt|reject|void", re.I)
 _SUMMARY = re.compile(
     r"(opening|closing|beginning|ending|starting|previous|new) balance\b|turnover$|anfangssaldo|endsaldo|"
-    r"schlusssaldo|saldo (alt|neu|anfang|ende)|solde (initial|final|precedent|au)|kontostand (alt|neu|vom|am)",
+    r"schlusssaldo|saldo (alt|neu|anfang|ende)|solde (initial|final|precedent|au)|kontostand (alt|neu|vom|am)|"
+    r"(alter|neuer) kontostand",
     re.I,
 )
 _DECISIVE = re.compile(r"[.,]\d{1,2}(?!\d)|\d[.,]\d{3}[.,]")
@@ -275,6 +276,7 @@ class Layout:
 
     dates: list[int] = field(default_factory=list)  # preferred first; later ones fill gaps
     texts: list[int] = field(default_factory=list)  # payee columns first, then text columns
+    kinds: list[int] = field(default_factory=list)  # every type column (`kind` in `single` is the first)
     single: dict[str, int] = field(default_factory=dict)  # amount, debit, balance, ...
     european: bool = False
     account_is_name: bool = False
@@ -295,12 +297,13 @@ def layout_from_header(cells: list[str]) -> Layout:
         layout.european |= european
         if role == "date":
             dates.append((prio, index))
-        elif role == "payee":
-            payees.append(index)
-        elif role == "text":
-            texts.append(index)
-        elif role not in best or prio < best[role][0]:
-            best[role] = (prio, index)
+        elif role in ("payee", "text"):
+            (payees if role == "payee" else texts).append(index)
+        else:
+            if role == "kind":
+                layout.kinds.append(index)
+            if role not in best or prio < best[role][0]:
+                best[role] = (prio, index)
     layout.dates = [i for _, i in sorted(dates)]
     layout.texts = payees + texts
     layout.single = {role: index for role, (_, index) in best.items()}
@@ -510,8 +513,11 @@ class _Conversion:
         return index if values and len(set(values)) == len(values) else None
 
     def _informative_texts(self) -> list[int]:
-        """Text columns minus those that hold one value on every row (a product name, say)."""
+        """Text columns minus those that hold one value on every row (a product name, say). A file
+        with no text column describes its rows in the type column (Commerzbank's `Buchungstext`)."""
         texts = self.layout.texts
+        if not texts and self.layout.kinds:  # the wordiest type column (on a tie the later: types come first)
+            texts = [max(reversed(self.layout.kinds), key=lambda i: sum(map(len, self.columns[i][:200])))]
         if self.count < 3 or len(texts) < 2:
             return texts
         keep = []

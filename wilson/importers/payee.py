@@ -49,10 +49,15 @@ _PREFIX = re.compile(
     r"|(?:LASTSCHRIFT|KARTENZAHLUNG|FOLGELASTSCHRIFT|GUTSCHRIFT|UEBERWEISUNG|ÜBERWEISUNG)\b"
     r"|(?:SQ|TST|PAYPAL|PP|SP|GOOGLE|IN|WPY|SUMUP|IZ|ZETTLE|PY|BT|DD|FS)\s*_?\*"
     r"|SP\s+"
+    r"|(?:\d+,\d\d\s+)?[A-Z]{2}\s+K\d\b"  # Austrian card lines: `POS 23,55 AT K1 16.09. 11:32 SPAR`
     r")[\s:*\-]*",
     re.I,
 )
 _SEPA_TAGS = re.compile(r"(EREF|KREF|MREF|CRED|DEBT|SVWZ|ABWA|ABWE|IBAN|BIC|PURP|COAM|OAMT)\+")
+# comdirect-style text: `Auftraggeber: ACME GmbH Buchungstext: Gehalt Ref. 789`
+_LABELLED_PARTY = re.compile(
+    r"^(?:Auftraggeber|Empf(?:ä|ae)nger|Zahlungsempf(?:ä|ae)nger)\s*:\s*(.+?)(?:\s+(?:Kto/IBAN|IBAN|BLZ|Buchungstext)\s*:|$)", re.I
+)
 _SEPA_PURCHASE = re.compile(r"(?:Ihr Einkauf bei|Your purchase at|Purchase at)\s+(.+)", re.I)
 _CHECK = re.compile(r"^(?:CHECK|CHEQUE|CHQ|CHK)\s*(?:NO\.?|NUMBER)?\s*#?\s*(\d+)\b", re.I)
 # A store number marks where the merchant's name ends and its location begins.
@@ -108,6 +113,9 @@ def _strip(text: str) -> str:
         return _ALIAS_NAMES[alias.lastgroup]
     if _SEPA_TAGS.search(text):
         text = _sepa_purpose(text)
+    party = _LABELLED_PARTY.match(text)
+    if party:
+        text = party[1]
     check = _CHECK.match(text)
     if check:
         return f"Check {check[1]}"
