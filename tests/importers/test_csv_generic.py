@@ -413,3 +413,27 @@ def test_commerzbank_describes_rows_in_its_posting_text_column() -> None:
     result = parse("written/commerzbank.csv")
     assert [t.description for t in result.transactions] == ["REWE SAGT DANKE", "Gehalt"]
     assert [t.notes for t in result.transactions] == ["Lastschrift", "Gutschrift"]
+
+
+@pytest.mark.parametrize(
+    ("name", "currency", "expected"),
+    [
+        ("written/ing_nl.csv", "EUR", [(-1234, "Albert Heijn 1234 Pasvolgnr: 001 15-03-2024 12:00"), (250000, "ACME BV Salaris maart")]),
+        ("written/lloyds.csv", "GBP", [(-1234, "TESCO STORES 1234"), (100000, "ACME LTD SALARY")]),
+        ("written/nationwide.csv", "GBP", [(-1234, "TESCO STORES 1234"), (100000, "ACME LTD SALARY")]),  # £ in cp1252
+        ("written/natwest.csv", "GBP", [(-1234, "TESCO STORES 1234"), (100000, "ACME LTD SALARY")]),  # `'` text marks
+        ("written/banquepostale.csv", "EUR", [(-1234, "CARTE X1234 14/03 CARREFOUR"), (250000, "VIR SEPA ACME SALAIRE")]),
+        ("written/creditagricole.csv", "EUR",
+         [(-1234, "PAIEMENT PAR CARTE X1234 CARREFOUR 14/03"), (250000, "VIREMENT EN VOTRE FAVEUR ACME")]),
+        ("written/santander_es.csv", "EUR", [(-1234, "COMPRA TARJETA MERCADONA"), (100000, "NOMINA ACME")]),
+        ("written/intesa.csv", "EUR", [(-1234, "PAGAMENTO POS ESSELUNGA"), (250000, "STIPENDIO ACME")]),
+        ("written/capital_one_360.csv", "USD",
+         [(52, "Monthly Interest Paid"), (-10000, "Zelle money sent to JOHN"), (160000, "Deposit from ACME PAYROLL")]),
+        ("written/pnc.csv", "USD", [(-4510, "DEBIT CARD PURCHASE XXXXX1234 TARGET"), (200000, "DIRECT DEPOSIT ACME")]),
+    ],
+)
+def test_more_banks_through_the_generic_mapper(name: str, currency: str, expected: list[tuple[int, str]]) -> None:
+    result = parse(name)
+    assert [(t.amount, t.description) for t in result.transactions] == expected
+    assert result.accounts[0].currency == currency
+    assert all(t.posted.year == 2024 and t.posted.month == 3 for t in result.transactions)

@@ -67,16 +67,20 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     "original_currency": ("original currency", "foreign currency", "local currency"),
 }
 _OTHER: dict[str, tuple[str, ...]] = {
-    "date:0": ("buchungstag", "buchungsdatum", "datum zauctovani", "boekingsdatum", "date comptable", "fecha contable", "datum verrekening"),
+    "date:0": ("buchungstag", "buchungsdatum", "datum zauctovani", "boekingsdatum", "date comptable", "fecha contable", "datum verrekening",
+               "data contabile"),
     "date:1": ("datum", "tranzakcio datuma", "datum provedeni", "transaktionsdatum", "belegdatum", "date operation", "date de l operation", "fecha", "data",
-               "datum verrichting", "datum der transaktion"),
-    "date:2": ("valuta", "valutadatum", "wertstellung", "wertstellungsdatum", "date de valeur", "erteknap", "rentedatum", "valutadag"),
+               "datum verrichting", "datum der transaktion", "fecha operacion"),
+    "date:2": (
+        "valuta", "valutadatum", "wertstellung", "wertstellungsdatum", "date de valeur", "erteknap", "rentedatum", "valutadag",
+        "fecha valor", "data valuta",
+    ),
     "payee": (
         "empfanger", "empfaenger", "zahlungsempfanger", "zahlungsempfaenger", "auftraggeber empfanger",
         "auftraggeber empfaenger", "auftraggeber begunstigter", "auftraggeber beguenstigter", "empfanger auftraggeber",
         "empfaenger auftraggeber", "beguenstigter zahlungspflichtiger", "begunstigter zahlungspflichtiger",
         "name zahlungsbeteiligter", "auftraggeber", "naam tegenpartij", "tegenpartij", "partner neve",
-        "nazev protiuctu", "beneficiaire", "tiers", "handelaar", "commercant",
+        "nazev protiuctu", "beneficiaire", "tiers", "handelaar", "commercant", "naam omschrijving",
     ),
     "text": (
         "verwendungszweck", "beschreibung", "omschrijving", "vrije mededeling", "mededelingen", "libelle",
@@ -86,25 +90,25 @@ _OTHER: dict[str, tuple[str, ...]] = {
     "amount": ("betrag", "bedrag", "montant", "importe", "importo", "belopp", "summe", "umsatz", "zauctovana castka", "tranzakcio osszege", "castka", "kwota"),
     "debit": (
         "soll", "belastung", "ausgang", "ausgabe", "debet", "af", "sortie", "betrag soll", "ausgehend", "betrag ausgehend",
-        "rechnungsbetrag ausgehend",
+        "rechnungsbetrag ausgehend", "addebiti", "uscite", "cargo", "cargos",
     ),
     "credit": (
         "haben", "gutschrift", "eingang", "einnahme", "bij", "entree", "betrag haben", "credito", "eingehend",
-        "betrag eingehend", "rechnungsbetrag eingehend",
+        "betrag eingehend", "rechnungsbetrag eingehend", "accrediti", "entrate", "abono", "abonos",
     ),
     "direction": ("soll haben", "s h", "bevetel kiadas", "af bij", "debet credit"),
     "balance": ("saldo", "kontostand", "solde", "egyenleg", "saldo nach buchung", "verfugbares guthaben"),
     "currency": ("waehrung", "wahrung", "munt", "zahlungswahrung", "monn", "devise", "mena uctu", "mena", "tranzakcio devizaneme", "devizanem", "divisa"),
     "account:-1": ("auftragskonto",),
     "account:0": ("kontoname",),
-    "account:1": ("konto", "rekeningnummer", "produit", "cislo uctu", "szamlaszam"),
+    "account:1": ("konto", "rekening", "rekeningnummer", "produit", "cislo uctu", "szamlaszam"),
     "account:2": ("kontonummer",),
     "bank_id": ("id transakce", "n de transaction", "transaktions id", "transaktionsreferenz", "referenz"),
     "category": ("kategorie", "categorie", "categoria", "kategoria"),
     "subcategory": ("unterkategorie", "sous categorie"),
     "status": ("info", "buchungsstatus", "statut"),
     "notes": ("notiz", "poznamka", "bemerkung"),
-    "kind": ("transaktionstyp", "buchungstext", "typ transakce", "tranzakcio tipusa", "umsatzart", "vorgang", "type d operation"),
+    "kind": ("transaktionstyp", "buchungstext", "mutatiesoort", "typ transakce", "tranzakcio tipusa", "umsatzart", "vorgang", "type d operation"),
     "original_amount": (
         "originalbetrag", "ursprunglicher betrag", "betrag in fremdwahrung", "fremdwahrungsbetrag",
         "puvodni castka a mena", "montant en devise",
@@ -138,12 +142,12 @@ _DECISIVE = re.compile(r"[.,]\d{1,2}(?!\d)|\d[.,]\d{3}[.,]")
 _CURRENCY_IN_TEXT = re.compile(r"(?<![A-Z])([A-Z]{3})(?![A-Z])")
 _SYMBOL_CURRENCY = (("€", "EUR"), ("£", "GBP"), ("CHF", "CHF"), ("EUR", "EUR"), ("GBP", "GBP"), ("¥", "JPY"))
 _PARENTHETICAL = re.compile(r"\(([^)]*)\)")
-_CODE_SUFFIX = re.compile(r"(.+?) (?:in )?([a-z]{3})")
+_CODE_SUFFIX = re.compile(r"(.+?) (?:in |en )?([a-z]{3}|euros?)")
 _CURRENCY_CODES = frozenset(
     "AUD BGN BRL CAD CHF CNY CZK DKK EUR GBP HKD HUF IDR ILS INR ISK JPY KRW MXN MYR NOK NZD PHP PLN RON SEK SGD "
     "THB TRY USD ZAR".split()
 )
-_SORT_CODE_ACCOUNT = re.compile(r"\d\d-\d\d-\d\d\s+\d{6,8}")
+_SORT_CODE_ACCOUNT = re.compile(r"\d\d-?\d\d-?\d\d[\s-]+\d{6,8}")  # `20-32-06 13152170`, `123456-12345678`
 _MONTH_FIRST = ("USD", "CAD", "PHP")  # currencies whose banks commonly write dates month first
 _AMOUNT_ROLES = ("amount", "debit", "credit", "balance", "fee", "original_amount")
 _PLAIN = {
@@ -193,16 +197,18 @@ def classify(header: str) -> tuple[str, int, bool] | None:
 
 
 def currency_code(text: str) -> str | None:
-    """`eur` → `EUR` when the text is a common ISO 4217 code."""
+    """`eur` → `EUR` when the text is a common ISO 4217 code (or says euros)."""
     code = text.strip().upper()
+    if code in ("EURO", "EUROS"):
+        return "EUR"
     return code if code in _CURRENCY_CODES else None
 
 
 def header_currency(header: str) -> str | None:
     """The currency a money column's name states: `Betrag (EUR)`, `Amount CZK`, `Bedrag in EUR`."""
     for inner in _PARENTHETICAL.findall(header):
-        if re.fullmatch(r"[A-Z]{3}", inner.strip()):
-            return inner.strip()
+        if re.fullmatch(r"[A-Z]{3}|EUROS?", inner.strip().upper()):  # `Betrag (EUR)`, `Montant(EUROS)`
+            return currency_code(inner)
     coded = _CODE_SUFFIX.fullmatch(normalise_header(header))
     return currency_code(coded[2]) if coded and classify(header) else None
 
@@ -377,6 +383,14 @@ class _Conversion:
         # Column-wise from here on: every later step maps over a column instead of looping over rows.
         if not self._read_uniform(text, header_line, layout_for):
             self._read_records(text, header_line, layout_for)
+        self._drop_text_markers()
+
+    def _drop_text_markers(self) -> None:
+        """NatWest starts text cells with `'` (Excel's mark for "this is text"): not part of the value."""
+        for index, column in enumerate(self.columns):
+            sample = [cell for cell in column[:200] if cell]
+            if sample and sum(cell.startswith("'") for cell in sample) * 2 >= len(sample):
+                self.columns[index] = [cell[1:] if cell.startswith("'") else cell for cell in column]
 
     def _read_uniform(self, text: str, header_line: int | None, layout_for) -> bool:
         """The fast read, for the usual export: nothing quoted, every row as wide as the header, no
@@ -473,7 +487,9 @@ class _Conversion:
             return "," if has_dot else "."  # a lone separator before three digits groups thousands
         return "," if european else "."
 
-    def _currency(self) -> str:
+    def _currency(self, european: bool) -> str:
+        """The file's currency: stated, implied (a UK sort code, a symbol), else the likeliest for
+        how the file is written (euros for `;` and decimal commas, dollars otherwise)."""
         if self.options.account.currency:
             return self.options.account.currency
         single = self.layout.single
@@ -481,9 +497,9 @@ class _Conversion:
             values = Counter(v.upper() for v in self._column(single["currency"], 1000) if len(v) == 3)
             if values:
                 return values.most_common(1)[0][0]
-        accounts = self._column(single.get("account"), 50)
-        if any(normalise_header(name) == "sort code" for name in self.header) or (
-            accounts and all(map(_SORT_CODE_ACCOUNT.fullmatch, accounts))
+        if any(normalise_header(name) == "sort code" for name in self.header) or any(
+            values and all(map(_SORT_CODE_ACCOUNT.fullmatch, values))
+            for values in (self._column(index, 50) for index in range(self.width))
         ):
             return "GBP"  # only UK banks export a sort code (Barclays: `20-32-06 13152170` per row)
         for name in self.header:
@@ -494,7 +510,7 @@ class _Conversion:
         for symbol, code in _SYMBOL_CURRENCY:
             if symbol in amounts:
                 return code
-        return "USD"
+        return "EUR" if european else "USD"
 
     def _direction_column(self) -> int | None:
         """An explicit D/C column, or a type/unnamed column whose values are direction words (a stray
@@ -538,7 +554,7 @@ class _Conversion:
         options, layout, single = self.options, self.layout, self.layout.single
         european = layout.european or self.delimiter == ";"
         seps = {r: self._separator(i, european) for r, i in single.items() if r in _AMOUNT_ROLES}
-        currency = self._currency()
+        currency = self._currency(european or "," in seps.values())
         day_first = options.day_first
         if day_first is None:
             # Only North America writes month first; a file in pounds or euros is day-first.

@@ -28,6 +28,7 @@ _BOMS = (
 )
 # Letters each code page decodes a differing byte to, when they are typical of real text.
 _TYPICAL = {"cp1252": "àåñèòøæùûêãð", "cp1250": "čěřůňőűąęłśćźżťľďăşţńđ"}
+_POUNDS = re.compile(r"£\s?\d")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
 _NON_ASCII_LINE = re.compile(rb"[^\n]*[\x80-\xff][^\n]*")
 _SAMPLE_BYTES = 64 * 1024
@@ -96,4 +97,6 @@ def _legacy_encoding(data: bytes) -> str:
             scores[encoding] = -1
             continue
         scores[encoding] = sum(1 for ch in decoded if ch.lower() in typical)
+    if scores["cp1252"] >= 0:  # `£12.34` in pounds (cp1250 reads the byte as `Ł`)
+        scores["cp1252"] += len(_POUNDS.findall(sample.decode("cp1252")))
     return "cp1250" if scores["cp1250"] > scores["cp1252"] else "cp1252"
