@@ -166,3 +166,9 @@ def test_comment_lines_and_an_investments_only_file_say_why_nothing_is_imported(
     assert QIF.detect(read_text(path)) > 0
     with pytest.raises(ImportRefused, match=r"holds no transactions \(line 22: skipped the !Type:Invst section"):
         parse_file(path)
+
+
+def test_forcing_a_format_the_file_is_not_says_so() -> None:
+    with pytest.raises(ImportRefused, match=r"no transactions read as qif \(--format\); is it another format\?"):
+        parse_file(FIXTURES / "written/chase_checking.csv", forced_format="qif")
+    assert len(parse_file(FIXTURES / "quiffen/test.qif", forced_format="qif").transactions) == 6

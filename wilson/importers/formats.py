@@ -84,8 +84,11 @@ def read_text(path: Path) -> str:
 def parse_file(path: Path, forced_format: str | None = None) -> ParseResult:
     source = str(path)
     text = read_text(path)
-    result = choose_format(text, source, forced_format).parse(text, source)
+    fmt = choose_format(text, source, forced_format)
+    result = fmt.parse(text, source)
     if not result.transactions and not result.errors:
+        if forced_format and not fmt.detect(text):
+            raise ImportRefused(source, f"no transactions read as {forced_format} (--format); is it another format?")
         noted = f" ({'; '.join(result.warnings)})" if result.warnings else ""
         raise ImportRefused(source, "the file holds no transactions" + noted)
     return result
