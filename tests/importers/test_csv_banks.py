@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import date
-from pathlib import Path
 
 import pytest
 
@@ -11,18 +10,8 @@ from wilson.importers import csv_banks, csv_generic, csv_headerless
 from wilson.importers.formats import choose_format, read_text
 from wilson.importers.model import ParseResult
 
-FIXTURES = Path(__file__).parent.parent / "fixtures"
+from parsed_fixtures import FIXTURES, parse_fixture as parse
 
-
-def parse(name: str, expected_format: str) -> ParseResult:
-    path = FIXTURES / name
-    text = read_text(path)
-    fmt = choose_format(text, str(path))
-    assert fmt.name == expected_format
-    result = fmt.parse(text, str(path))
-    assert result.format == expected_format
-    assert result.errors == []
-    return result
 
 
 @pytest.mark.parametrize(

@@ -3,28 +3,22 @@
 from __future__ import annotations
 
 from datetime import date
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wilson.importers.csv_generic import GenericCsv
-from wilson.importers.formats import choose_format, read_text
+from wilson.importers.formats import read_text
 from wilson.importers.model import ImportRefused, ParseResult
 
-FIXTURES = Path(__file__).parent.parent / "fixtures"
+from parsed_fixtures import FIXTURES, parse_fixture
+
 GENERIC = GenericCsv()
 
 
 def parse(name: str) -> ParseResult:
-    path = FIXTURES / name
-    text = read_text(path)
-    fmt = choose_format(text, str(path))
-    assert fmt.name == "generic_csv"
-    result = fmt.parse(text, str(path))
-    assert result.errors == []
-    return result
+    return parse_fixture(name, "generic_csv")
 
 
 def parse_text(text: str) -> ParseResult:

@@ -3,24 +3,20 @@
 from __future__ import annotations
 
 from datetime import date
-from pathlib import Path
 
 import pytest
 
 from wilson.importers.csv_headerless import HeaderlessCsv
-from wilson.importers.formats import choose_format, read_text
+from wilson.importers.formats import read_text
 from wilson.importers.model import ImportRefused, ParseResult
 
-FIXTURES = Path(__file__).parent.parent / "fixtures"
+from parsed_fixtures import FIXTURES, parse_fixture
+
 HEADERLESS = HeaderlessCsv()
 
 
 def parse(name: str) -> ParseResult:
-    path = FIXTURES / name
-    text = read_text(path)
-    fmt = choose_format(text, str(path))
-    assert fmt.name == "headerless_csv"
-    return fmt.parse(text, str(path))
+    return parse_fixture(name, "headerless_csv")
 
 
 def test_raiffeisen_dates_decimal_commas_and_a_currency_column() -> None:

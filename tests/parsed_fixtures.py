@@ -1,0 +1,22 @@
+"""Fixture files parsed the way `wilson import` parses them: format chosen from the content."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from wilson.importers.formats import choose_format, read_text
+from wilson.importers.model import ParseResult
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def parse_fixture(name: str, expected_format: str) -> ParseResult:
+    """The parse of `fixtures/<name>`, which must be recognised as `expected_format` and read cleanly."""
+    path = FIXTURES / name
+    text = read_text(path)
+    fmt = choose_format(text, str(path))
+    assert fmt.name == expected_format
+    result = fmt.parse(text, str(path))
+    assert result.format == expected_format
+    assert result.errors == []
+    return result
