@@ -431,3 +431,11 @@ def test_more_banks_through_the_generic_mapper(name: str, currency: str, expecte
     assert [(t.amount, t.description) for t in result.transactions] == expected
     assert result.accounts[0].currency == currency
     assert all(t.posted.year == 2024 and t.posted.month == 3 for t in result.transactions)
+
+
+def test_paypal_net_amount_and_a_type_for_rows_without_a_name() -> None:
+    result = parse("written/paypal.csv")
+    assert [(t.amount, t.description) for t in result.transactions] == [
+        (-2500, "Coffee Roasters Inc"), (2500, "General Card Deposit"), (9680, "Jane Client"),  # net of the fee
+    ]
+    assert [t.balance for t in result.transactions] == [-2500, 0, 9680]

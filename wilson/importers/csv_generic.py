@@ -49,7 +49,8 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
         "transaction description", "original description", "purpose", "extended details", "payment reference",
         "message for payee",
     ),
-    "amount": ("amount", "transaction amount", "amt", "value"),
+    "amount": ("amount", "transaction amount", "amt", "value", "net", "net amount"),
+    "amount:1": ("gross",),  # PayPal: `Net` is what moved (`Gross` before the fee)
     "debit": ("debit", "debits", "debit amount", "withdrawal", "withdrawals", "withdrawal amount", "paid out", "money out", "outflow", "charge"),
     "credit": ("credit", "credits", "credit amount", "deposit", "deposits", "deposit amount", "paid in", "money in", "inflow", "payment"),
     "direction": ("d k", "d c", "dr cr", "cr dr", "debit credit", "credit debit", "c d"),
@@ -600,11 +601,18 @@ class _Conversion:
         return result
 
     def _descriptions(self, texts: list[int]) -> list[str]:
+        """Each row's text; a row with none says what it is in its type column (PayPal's
+        `General Card Deposit`), if the file has one."""
         if not texts:
             return [""] * self.count
         if len(texts) == 1:
-            return per_distinct(squeeze, self.columns[texts[0]])
-        return per_distinct(_join_text, list(zip(*(self.columns[i] for i in texts))))
+            found = per_distinct(squeeze, self.columns[texts[0]])
+        else:
+            found = per_distinct(_join_text, list(zip(*(self.columns[i] for i in texts))))
+        kind = self.layout.single.get("kind")
+        if kind is not None and kind not in texts and "" in found:
+            found = [text or squeeze(other) for text, other in zip(found, self.columns[kind])]
+        return found
 
     def _statuses(self, index: int | None) -> list[str] | None:
         """booked / pending / reverted per row, or None when the file has no status column."""
