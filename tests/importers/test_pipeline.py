@@ -408,3 +408,17 @@ def test_every_parser_hands_over_squeezed_descriptions() -> None:
         assert descriptions == [squeeze(d) for d in descriptions], path.name
         checked += 1
     assert checked >= 20
+
+
+def test_pending_rows_that_carry_the_running_balance_are_part_of_its_chain(tmp_path: Path) -> None:
+    """PayPal lists a pending bank deposit with the balance after it; the booked rows follow on."""
+    body = (
+        '"Date","Name","Type","Status","Currency","Gross","Fee","Net","Balance"\n'
+        '"10/01/2019","Calm Radio","Subscription Payment","Completed","USD","-6.99","0.00","-6.99","-6.99"\n'
+        '"10/01/2019","","Bank Deposit to PP Account","Pending","USD","6.99","0.00","6.99","0.00"\n'
+        '"10/02/2019","Patreon","Subscription Payment","Completed","USD","-7.00","0.00","-7.00","-7.00"\n'
+        '"10/02/2019","","Bank Deposit to PP Account","Pending","USD","7.00","0.00","7.00","0.00"\n'
+    )
+    with Ledger() as ledger:
+        summary = import_file(ledger, write(tmp_path, "paypal.csv", body, header=""))
+    assert (summary.added, summary.pending_added, summary.warnings) == (2, 2, [])

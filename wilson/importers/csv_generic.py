@@ -37,7 +37,7 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     "date:0": ("posting date", "posted date", "post date", "booking date", "date processed", "completed date", "date posted"),
     "date:1": (
         "date", "transaction date", "trans date", "started date", "operation date", "created", "created at", "date created",
-        "created date",
+        "created date", "created utc",
     ),
     "date:2": ("value date", "valuedate"),
     "payee": (

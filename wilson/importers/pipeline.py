@@ -397,6 +397,10 @@ def _balance_facts(result: ParseResult, rows: ParsedRows) -> dict[str, _Balance]
         else:
             own = rows
         mismatches, latest = check_running_balance(own) if own.has("balance") else ([], None)
+        if mismatches and any(pending):  # pending rows that carry a balance may be in the chain (PayPal)
+            chained = check_running_balance(rows.take([i for i, key in enumerate(keys) if key == parsed.key]))
+            if len(chained[0]) < len(mismatches):
+                mismatches, latest = chained
         fact = _Balance(mismatches)
         if parsed.balance is not None and (parsed.balance_date or own):
             fact.amount, fact.source = parsed.balance, "statement"
