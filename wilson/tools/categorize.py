@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import date
 from decimal import Decimal
+from operator import itemgetter, sub
 from typing import Annotated
 
 from wilson.importers.model import per_distinct
@@ -64,21 +65,22 @@ class AutoCategorizer:
         if rows.category_id.count(None) == 0:
             return
         bounded = any(rule.min_amount is not None or rule.max_amount is not None for rule in self.rules.rules)
-        # Without amount bounds only the direction matters: -1, 0 (never a merchant) or 1.
-        amounts = rows.amount if bounded else list(map(_sign, rows.amount))
+        # Without amount bounds only the direction matters: -1, 0 (never a merchant) or 1 (C-level
+        # maps: `(0 < a) - (0 > a)` over 100k amounts).
+        amounts = rows.amount if bounded else list(map(sub, map((0).__lt__, rows.amount), map((0).__gt__, rows.amount)))
         found = per_distinct(self._match, list(zip(rows.description, rows.payee, amounts)))
-        own_ids, own_sources = rows.category_id, rows.category_source
-        rows.category_id = [own if own is not None else hit and hit[0] for own, hit in zip(own_ids, found)]
-        rows.category_source = [
-            source if own is not None else hit and hit[1] for own, source, hit in zip(own_ids, own_sources, found)
-        ]
+        ids, sources = list(map(itemgetter(0), found)), list(map(itemgetter(1), found))
+        if rows.category_id.count(None) < len(rows):  # the file's own categories stay
+            kept = [own is not None for own in rows.category_id]
+            ids = [own if keep else hit for keep, own, hit in zip(kept, rows.category_id, ids)]
+            sources = [own if keep else hit for keep, own, hit in zip(kept, rows.category_source, sources)]
+        rows.category_id, rows.category_source = ids, sources
 
-    def _match(self, row: tuple[str, str | None, int]) -> tuple[int, str] | None:
-        return self.match(*row)
+    def _match(self, row: tuple[str, str | None, int]) -> tuple[int | None, str | None]:
+        return self.match(*row) or _NO_MATCH
 
 
-def _sign(amount: int) -> int:
-    return (amount > 0) - (amount < 0)
+_NO_MATCH = (None, None)
 
 
 def plan(ctx: ToolContext, rows: list[dict], use_model: bool) -> tuple[dict[int, Assignment], dict]:
