@@ -11,7 +11,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wilson.importers.csv_read import uniform_columns
+from wilson.importers.csv_read import has_long_line, uniform_columns
 from wilson.importers.formats import parse_file
 
 
@@ -87,3 +87,9 @@ def test_the_one_split_read_of_a_uniform_block_matches_the_csv_module(rows: list
     plain_lines = quoting == csv.QUOTE_ALL or all(cells != [""] for cells in rows)
     if len({len(cells) for cells in rows}) == 1 and simple and plain_lines and [""] not in data:
         assert block is not None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab\n", max_size=400), st.integers(min_value=1, max_value=60))
+def test_long_line_check_agrees_with_measuring_every_line(text: str, limit: int) -> None:
+    assert has_long_line(text, limit) == (max(map(len, text.split("\n"))) > limit)

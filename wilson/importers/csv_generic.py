@@ -19,7 +19,7 @@ from datetime import date
 from functools import cached_property, lru_cache, partial
 from operator import itemgetter, methodcaller
 
-from wilson.importers.csv_read import read_records, read_rows, uniform_columns
+from wilson.importers.csv_read import has_long_line, read_records, read_rows, uniform_columns
 from wilson.importers.dates import DateColumn, infer_date_format
 from wilson.importers.model import ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError, per_distinct, squeeze
 from wilson.money import AmountError, exponent, guess_decimal_separator, parse_amount, to_minor
@@ -380,7 +380,7 @@ class _Conversion:
         self.card = False  # set when the rows show a card statement that writes charges positive
         # Only a file with a 64 KB stretch free of line breaks can hold a row that long (give or take
         # quoted line breaks, which the 4 KB description check still catches); most files skip the check.
-        self.check_sizes = len(text) > MAX_ROW_CHARS and max(map(len, text.split("\n"))) > MAX_ROW_CHARS
+        self.check_sizes = has_long_line(text, MAX_ROW_CHARS)
         # Column-wise from here on: every later step maps over a column instead of looping over rows.
         if not self._read_uniform(text, header_line, layout_for):
             self._read_records(text, header_line, layout_for)

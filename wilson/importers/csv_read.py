@@ -58,6 +58,15 @@ def read_records(text: str, delimiter: str) -> tuple[Sequence[int], list[list[st
     return lines, records, errors
 
 
+def has_long_line(text: str, limit: int) -> bool:
+    """Whether some line is longer than `limit` characters. A line that long covers a whole block
+    of limit/2 characters, so only blocks without a line break are looked at closely."""
+    block = max(1, limit // 2)
+    if all(text.find("\n", start, start + block) >= 0 for start in range(0, len(text) - block + 1, block)):
+        return False
+    return max(map(len, text.split("\n"))) > limit
+
+
 _ROW_END, _JOIN = "\x1f", "\x1e"  # helpers while a block is split in one go; never in a decoded export
 
 
