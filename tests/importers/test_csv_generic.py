@@ -439,3 +439,12 @@ def test_paypal_net_amount_and_a_type_for_rows_without_a_name() -> None:
         (-2500, "Coffee Roasters Inc"), (2500, "General Card Deposit"), (9680, "Jane Client"),  # net of the fee
     ]
     assert [t.balance for t in result.transactions] == [-2500, 0, 9680]
+
+
+def test_three_decimal_currencies_read_a_lone_separator_as_the_decimal_mark() -> None:
+    dinars = parse_text("Date,Description,Amount,Currency\n2024-03-01,SHOP,-1.234,KWD\n2024-03-02,SHOP,-12.500,KWD\n")
+    assert [t.amount for t in dinars.transactions] == [-1234, -12500]  # fils: 1.234 KWD
+    dollars = parse_text("Date,Description,Amount,Currency\n2024-03-01,CAR,-1.234,USD\n")
+    assert dollars.transactions[0].amount == -123400  # a thousands separator: 1,234.00 USD
+    yen = parse_text("Date,Description,Amount,Currency\n2024-03-01,SUSHI,-1200,JPY\n")
+    assert yen.transactions[0].amount == -1200

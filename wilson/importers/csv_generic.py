@@ -477,7 +477,9 @@ class _Conversion:
         values = self.columns[index] if limit is None else self.columns[index][:limit]
         return [value.strip() for value in values if value.strip()]
 
-    def _separator(self, index: int | None, european: bool) -> str:
+    def _separator(self, index: int | None, european: bool, thousandths: bool) -> str:
+        """The column's decimal mark. A lone separator before three digits groups thousands, unless
+        the file's currency has three decimals (`-1.234` Kuwaiti dinars)."""
         sample = self._column(index, 400)
         decisive = [v for v in sample if _DECISIVE.search(v)]
         if decisive:
@@ -485,8 +487,15 @@ class _Conversion:
         has_dot = any("." in v for v in sample)
         has_comma = any("," in v for v in sample)
         if has_dot != has_comma:
-            return "," if has_dot else "."  # a lone separator before three digits groups thousands
+            return ("." if has_dot else ",") if thousandths else ("," if has_dot else ".")
         return "," if european else "."
+
+    def _stated_currencies(self) -> set[str]:
+        """Currencies the file names: the dialect's, a currency column's, a header's."""
+        single = self.layout.single
+        stated = {value.upper() for value in self._column(single.get("currency"), 1000)}
+        stated.update(filter(None, map(header_currency, self.header)))
+        return stated | ({self.options.account.currency} if self.options.account.currency else set())
 
     def _currency(self, european: bool) -> str:
         """The file's currency: stated, implied (a UK sort code, a symbol), else the likeliest for
@@ -554,7 +563,8 @@ class _Conversion:
         an unreadable amount, a summary line) go through `_settle` one by one."""
         options, layout, single = self.options, self.layout, self.layout.single
         european = layout.european or self.delimiter == ";"
-        seps = {r: self._separator(i, european) for r, i in single.items() if r in _AMOUNT_ROLES}
+        thousandths = any(exponent(code) == 3 for code in self._stated_currencies())
+        seps = {r: self._separator(i, european, thousandths) for r, i in single.items() if r in _AMOUNT_ROLES}
         currency = self._currency(european or "," in seps.values())
         day_first = options.day_first
         if day_first is None:
