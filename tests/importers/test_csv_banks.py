@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from wilson.importers import csv_banks, csv_generic, csv_headerless
+from wilson.importers import csv_banks, csv_generic, csv_inferred
 from wilson.importers.formats import choose_format, read_text
 from wilson.importers.model import ParseResult
 
@@ -32,7 +32,7 @@ from parsed_fixtures import FIXTURES, parse_fixture as parse
 )
 def test_dialect_outscores_generic(name: str, dialect: str) -> None:
     text = read_text(FIXTURES / name)
-    scores = {fmt.name: fmt.detect(text) for fmt in csv_banks.FORMATS + csv_generic.FORMATS + csv_headerless.FORMATS}
+    scores = {fmt.name: fmt.detect(text) for fmt in csv_banks.FORMATS + csv_generic.FORMATS + csv_inferred.FORMATS}
     assert scores[dialect] == max(scores.values())
     assert scores["generic_csv"] < scores[dialect]
     assert sorted(scores.values())[-2] < scores[dialect]

@@ -150,7 +150,7 @@ _CURRENCY_CODES = frozenset(
 )
 _SORT_CODE_ACCOUNT = re.compile(r"\d\d-?\d\d-?\d\d[\s-]+\d{6,8}")  # `20-32-06 13152170`, `123456-12345678`
 _MONTH_FIRST = ("USD", "CAD", "PHP")  # currencies whose banks commonly write dates month first
-_AMOUNT_ROLES = ("amount", "debit", "credit", "balance", "fee", "original_amount")
+MONEY_ROLES = ("amount", "debit", "credit", "balance", "fee", "original_amount")
 _PLAIN = {
     ".": re.compile(r"(-?)(\d{1,15})(?:\.(\d{1,6}))?"),
     ",": re.compile(r"(-?)(\d{1,15})(?:,(\d{1,6}))?"),
@@ -193,7 +193,7 @@ def classify(header: str) -> tuple[str, int, bool] | None:
         coded = _CODE_SUFFIX.fullmatch(key)
         if coded and currency_code(coded[2]):  # `Amount CZK`, `Bedrag in EUR`
             hit = _LOOKUP.get(coded[1])
-            return hit if hit and hit[0] in _AMOUNT_ROLES else None
+            return hit if hit and hit[0] in MONEY_ROLES else None
     return hit
 
 
@@ -564,7 +564,7 @@ class _Conversion:
         options, layout, single = self.options, self.layout, self.layout.single
         european = layout.european or self.delimiter == ";"
         thousandths = any(exponent(code) == 3 for code in self._stated_currencies())
-        seps = {r: self._separator(i, european, thousandths) for r, i in single.items() if r in _AMOUNT_ROLES}
+        seps = {r: self._separator(i, european, thousandths) for r, i in single.items() if r in MONEY_ROLES}
         currency = self._currency(european or "," in seps.values())
         day_first = options.day_first
         if day_first is None:

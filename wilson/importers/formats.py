@@ -18,7 +18,7 @@ _PARSER_MODULES = (
     "wilson.importers.qif",
     "wilson.importers.csv_banks",
     "wilson.importers.csv_generic",
-    "wilson.importers.csv_headerless",
+    "wilson.importers.csv_inferred",
 )
 
 MAX_FILE_BYTES = 200 * 1024 * 1024
@@ -43,21 +43,24 @@ def format_names() -> list[str]:
     return [f.name for f in all_formats()]
 
 
-def choose_format(text: str, source: str, forced: str | None = None) -> Format:
+def ranked_formats(text: str, source: str, forced: str | None = None) -> list[Format]:
+    """The formats that recognise the text, most confident first (on a tie, the earlier listed);
+    only the forced one when `--format` names one."""
     formats = all_formats()
     if forced:
         for fmt in formats:
             if fmt.name == forced:
-                return fmt
+                return [fmt]
         raise ImportRefused(source, f"unknown format {forced!r}; known: {', '.join(f.name for f in formats)}")
-    best, best_score = None, 0
-    for fmt in formats:
-        score = fmt.detect(text)
-        if score > best_score:
-            best, best_score = fmt, score
-    if best is None:
+    scored = sorted(((fmt.detect(text), -order, fmt) for order, fmt in enumerate(formats)), key=lambda s: s[:2], reverse=True)
+    ranked = [fmt for score, _, fmt in scored if score > 0]
+    if not ranked:
         raise ImportRefused(source, "not a recognisable bank export (CSV, OFX/QFX or QIF)")
-    return best
+    return ranked
+
+
+def choose_format(text: str, source: str, forced: str | None = None) -> Format:
+    return ranked_formats(text, source, forced)[0]
 
 
 def read_text(path: Path) -> str:
@@ -84,11 +87,30 @@ def read_text(path: Path) -> str:
 def parse_file(path: Path, forced_format: str | None = None) -> ParseResult:
     source = str(path)
     text = read_text(path)
-    fmt = choose_format(text, source, forced_format)
-    result = fmt.parse(text, source)
+    fmt, result = _best_reading(ranked_formats(text, source, forced_format), text, source)
     if not result.transactions and not result.errors:
         if forced_format and not fmt.detect(text):
             raise ImportRefused(source, f"no transactions read as {forced_format} (--format); is it another format?")
         noted = f" ({'; '.join(result.warnings)})" if result.warnings else ""
         raise ImportRefused(source, "the file holds no transactions" + noted)
     return result
+
+
+def _best_reading(ranked: list[Format], text: str, source: str) -> tuple[Format, ParseResult]:
+    """The most confident format's reading, unless it refuses the file or fails on most rows and a
+    less confident one reads every row (`Valuta` is a value date in German, a currency in Swedish)."""
+    first: tuple[Format, ParseResult] | None = None
+    refusal: ImportRefused | None = None
+    for rank, fmt in enumerate(ranked):
+        try:
+            result = fmt.parse(text, source)
+        except ImportRefused as exc:
+            refusal = refusal or exc
+            continue
+        if (result.transactions and not result.errors) or (rank == 0 and len(result.errors) <= len(result.transactions)):
+            return fmt, result
+        first = first or (fmt, result)
+    if first is not None:
+        return first
+    assert refusal is not None  # every format refused
+    raise refusal

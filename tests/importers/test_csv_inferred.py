@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 
 import pytest
 
-from wilson.importers.csv_headerless import HeaderlessCsv
-from wilson.importers.formats import read_text
+from wilson.importers.csv_inferred import InferredCsv
+from wilson.importers.formats import choose_format, parse_file, read_text
 from wilson.importers.model import ImportRefused, ParseResult
 
 from parsed_fixtures import FIXTURES, parse_fixture
 
-HEADERLESS = HeaderlessCsv()
+INFERRED = InferredCsv()
 
 
 def parse(name: str) -> ParseResult:
-    return parse_fixture(name, "headerless_csv")
+    return parse_fixture(name, "inferred_csv")
 
 
 def test_raiffeisen_dates_decimal_commas_and_a_currency_column() -> None:
@@ -51,16 +52,16 @@ def test_posb_month_name_dates() -> None:
 
 def test_debit_and_credit_columns_and_a_running_balance_are_told_apart() -> None:
     text = "03/01/2024,COFFEE SHOP,4.50,,995.50\n03/02/2024,SALARY,,2000.00,2995.50\n03/03/2024,RENT,900.00,,2095.50\n"
-    result = HEADERLESS.parse(text, "inline.csv")
+    result = INFERRED.parse(text, "inline.csv")
     assert [t.amount for t in result.transactions] == [-450, 200000, -90000]
     assert [t.balance for t in result.transactions] == [99550, 299550, 209550]
     signed = "2024-03-01,COFFEE SHOP,-4.50,995.50\n2024-03-02,SALARY,2000.00,2995.50\n2024-03-03,RENT,-900.00,2095.50\n"
-    assert [t.balance for t in HEADERLESS.parse(signed, "inline.csv").transactions] == [99550, 299550, 209550]
+    assert [t.balance for t in INFERRED.parse(signed, "inline.csv").transactions] == [99550, 299550, 209550]
 
 
 def test_row_errors_name_the_numbered_column() -> None:
     text = "".join(f"2024-03-{day:02d},COFFEE SHOP,-4.{day:02d}\n" for day in range(1, 11)) + "2024-03-11,BAKERY,abc\n"
-    result = HEADERLESS.parse(text, "inline.csv")
+    result = INFERRED.parse(text, "inline.csv")
     assert len(result.transactions) == 10
     assert [str(e) for e in result.errors] == ["line 11, column 3: not an amount: 'abc'"]
 
@@ -68,13 +69,43 @@ def test_row_errors_name_the_numbered_column() -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "Date,Description,Amount\n2024-03-01,COFFEE,-4.50\n",  # a header: the generic mapper's
         "2024-03-01,COFFEE,4\n2024-03-02,TEA,5\n",  # no decimals: ids or counts, not money
         "COFFEE,-4.50,x\nTEA,-3.10,y\n",  # no date column
         "just words\nand more words\n",
     ],
 )
 def test_not_taken_without_certainty(text: str) -> None:
-    assert HEADERLESS.detect(text) == 0
+    assert INFERRED.detect(text) == 0
     with pytest.raises(ImportRefused):
-        HEADERLESS.parse(text, "inline.csv")
+        INFERRED.parse(text, "inline.csv")
+
+
+def test_a_header_the_generic_mapper_reads_stays_its() -> None:
+    assert choose_format("Date,Description,Amount\n2024-03-01,COFFEE,-4.50\n", "inline.csv").name == "generic_csv"
+
+
+def test_a_header_in_a_language_we_do_not_read_names_the_columns() -> None:
+    """Swedbank: `Valuta` is the currency here (a value date in German), so the generic mapper's
+    reading fails on every row and the columns are read from their cells instead."""
+    result = parse_file(FIXTURES / "written/swedbank.csv")
+    assert result.format == "inferred_csv" and result.errors == []
+    assert [(t.posted, t.amount, t.description) for t in result.transactions] == [
+        (date(2024, 3, 15), -24550, "ICA KVANTUM"), (date(2024, 3, 14), 2500000, "ACME AB"),
+        (date(2024, 3, 13), -10000, "SWISH TILL ANNA"), (date(2024, 3, 12), -40000, "ELLEVIO AB"),
+    ]
+    assert [t.balance for t in result.transactions] == [1025450, 1050000, -1450000, -1440000]
+    assert result.accounts[0].currency == "SEK"
+    polish = parse_file(FIXTURES / "written/pko.csv")
+    assert [(t.amount, t.description) for t in polish.transactions] == [(-4599, "BIEDRONKA WARSZAWA")]
+    assert polish.accounts[0].currency == "PLN"
+
+
+def test_a_balance_is_never_taken_for_a_missing_amount(tmp_path: Path) -> None:
+    """The generic reading fails (no amounts); reading the cells alone would book the balances."""
+    path = tmp_path / "export.csv"
+    path.write_text("Date,Description,Amount,Balance\n" + "".join(
+        f"2024-03-{day:02d},SHOP {day},,{1000 + day}.50\n" for day in range(1, 6)
+    ))
+    result = parse_file(path)
+    assert (result.format, len(result.transactions)) == ("generic_csv", 0)
+    assert str(result.errors[0]) == "line 2, column Amount: no amount"

@@ -1,20 +1,22 @@
-"""CSV exports that write no header row (Raiffeisen, POSB, Barclaycard, ...): roles read from the cells.
+"""CSV exports whose columns are known from their cells: files that write no header row (Raiffeisen,
+POSB, Barclaycard, ...) or one in a language the generic mapper does not read (Swedish, Polish, ...).
 
-Only a file whose first rows agree on it is taken: one column where every cell is a date, one
-(or a debit/credit pair) where every cell is money with decimals, and a column of words to call
-the description. Anything less certain is refused rather than guessed; files with a header, and
-the Wells Fargo shape, are recognised by their own formats first.
+Only a file whose first rows agree on it is taken: one column where (nearly) every cell is a date,
+one (or a debit/credit pair) where they are money with decimals, and a column of words to call the
+description. Anything less certain is refused rather than guessed; files with a header we can read,
+and the Wells Fargo shape, are recognised by their own formats first.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Iterable
 
 from wilson.importers.csv_generic import (
-    DIRECTION_WORDS, Head, Options, currency_code, head_of, layout_from_roles, parse_table, sniff,
+    DIRECTION_WORDS, MONEY_ROLES, Head, Options, classify, currency_code, head_of, layout_from_roles, parse_table, sniff,
 )
 from wilson.importers.dates import infer_date_format
 from wilson.importers.model import ImportRefused, ParseResult
@@ -27,21 +29,55 @@ _DECIMALS = re.compile(r"[.,]\d\d\)?-?$")
 _LETTERS = re.compile(r"[^\W\d_]")
 
 
-def infer_roles(head: Head) -> tuple[str, dict[int, str]] | None:
-    """(delimiter, roles by column position) for a header-less file, or None when unsure."""
-    if head.not_csv or head.best_header() is not None:
+@dataclass(frozen=True)
+class Inferred:
+    delimiter: str
+    roles: dict[int, str]  # by column position
+    header_line: int | None  # a first row of names we cannot read, if the file has one
+
+
+def infer_roles(head: Head) -> Inferred | None:
+    """The columns' roles read from the cells of the file's first rows, or None when unsure."""
+    if head.not_csv:
         return None
     for delimiter, rows in head.rows.items():
-        records = [cells for _, cells in rows if any(c.strip() for c in cells)]
-        if not records:
+        filled = [(line, cells) for line, cells in rows if any(c.strip() for c in cells)]
+        if not filled:
             continue
-        width, seen = Counter(map(len, records)).most_common(1)[0]
-        if width < 3 or seen < MIN_ROWS_AGREEING * len(records):
+        width, seen = Counter(len(cells) for _, cells in filled).most_common(1)[0]
+        if width < 3 or seen < MIN_ROWS_AGREEING * len(filled):
             continue
-        columns = [[cells[i].strip() for cells in records if len(cells) == width] for i in range(width)]
-        roles = _roles(columns)
-        if roles is not None:
-            return delimiter, roles
+        shaped = [(line, [c.strip() for c in cells]) for line, cells in filled if len(cells) == width]
+        # A short file's header row alone can outvote its rows, so try without it too.
+        for rows_read in (shaped, shaped[1:]):
+            roles = _roles([list(column) for column in zip(*(cells for _, cells in rows_read))]) if rows_read else None
+            if roles is not None:
+                header = _header_line(shaped, roles)
+                if header is not None and _contradicts(shaped[0][1], roles):
+                    return None
+                return Inferred(delimiter, roles, header)
+    return None
+
+
+def _contradicts(names: list[str], roles: dict[int, str]) -> bool:
+    """Whether a header we partly read names a money column otherwise (the balance or an original
+    amount taken for the amount): then the cells are not telling us more than the header."""
+    for index, role in roles.items():
+        named = classify(names[index]) if index < len(names) else None
+        if role in MONEY_ROLES and named is not None and named[0] in MONEY_ROLES and named[0] != role:
+            return True
+    return False
+
+
+def _header_line(rows: list[tuple[int, list[str]]], roles: dict[int, str]) -> int | None:
+    """The first row's line when it names the columns instead of holding a transaction: no date
+    where the dates are and no money where the money is."""
+    line, cells = rows[0]
+    dates = [i for i, role in roles.items() if role == "date"]
+    money = [i for i, role in roles.items() if role in MONEY_ROLES]
+    column = infer_date_format([values[dates[0]] for _, values in rows])
+    if column.parse(cells[dates[0]]) is None and not any(_MONEY.fullmatch(cells[i]) for i in money):
+        return line
     return None
 
 
@@ -62,7 +98,10 @@ def _roles(columns: list[list[str]]) -> dict[int, str] | None:
         elif _mostly(map(currency_code, cells), len(cells)):
             roles[i] = "currency"
     texts = [i for i in range(len(columns)) if i not in roles and i not in money]
-    wordiest = max(texts, key=lambda i: sum(len(_LETTERS.findall(c)) for c in columns[i]), default=None)
+    # A column holding one value on every row (a product name) describes no row; the first row
+    # is left out of that test, as it may be a header.
+    varied = [i for i in texts if len(columns[i]) < 3 or len(set(columns[i][1:])) > 1] or texts
+    wordiest = max(varied, key=lambda i: sum(len(_LETTERS.findall(c)) for c in columns[i]), default=None)
     if "date" not in roles.values() or not money or wordiest is None or not any(map(_LETTERS.search, columns[wordiest])):
         return None
     roles[wordiest] = "text"
@@ -125,10 +164,10 @@ def _decimals(column: list[str]) -> list[Decimal]:
     return values
 
 
-class HeaderlessCsv:
+class InferredCsv:
     """A CSV with no header row whose columns read unambiguously as dates, money and text."""
 
-    name = "headerless_csv"
+    name = "inferred_csv"
 
     def detect(self, text: str) -> int:
         return 20 if infer_roles(sniff(head_of(text))) else 0
@@ -136,11 +175,11 @@ class HeaderlessCsv:
     def parse(self, text: str, source: str) -> ParseResult:
         inferred = infer_roles(sniff(head_of(text)))
         if inferred is None:
-            raise ImportRefused(source, "no header row, and no columns that read as dates, amounts and text throughout")
-        delimiter, roles = inferred
+            raise ImportRefused(source, "no header row we can read, and no columns that read as dates, amounts and text throughout")
         return parse_table(
-            text, source, delimiter, None, lambda header: layout_from_roles(header, roles), Options(self.name)
+            text, source, inferred.delimiter, inferred.header_line,
+            lambda header: layout_from_roles(header, inferred.roles), Options(self.name),
         )
 
 
-FORMATS = [HeaderlessCsv()]
+FORMATS = [InferredCsv()]
