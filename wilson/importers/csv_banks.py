@@ -1,8 +1,9 @@
 """Named US/UK/EU bank CSV dialects, each a declarative column spec run by the CSV engine.
 
-A dialect is recognised by its header, any of the layouts the bank has written over the years (or,
-for Wells Fargo, which writes none, by the shape of its rows) and says what the generic mapper could only guess: which date is the posting date,
-whether charges are written positive, what to call the account and what kind it is.
+A dialect is recognised by its header (any of the layouts the bank has written over the years) or,
+for Wells Fargo, which writes none, by the shape of its rows. It says what the generic mapper could
+only guess: which date is the posting date, whether charges are written positive, what to call the
+account and what kind it is.
 """
 
 from __future__ import annotations

@@ -144,9 +144,9 @@ _CURRENCY_IN_TEXT = re.compile(r"(?<![A-Z])([A-Z]{3})(?![A-Z])")
 _SYMBOL_CURRENCY = (("€", "EUR"), ("£", "GBP"), ("CHF", "CHF"), ("EUR", "EUR"), ("GBP", "GBP"), ("¥", "JPY"))
 _PARENTHETICAL = re.compile(r"\(([^)]*)\)")
 _CODE_SUFFIX = re.compile(r"(.+?) (?:in |en )?([a-z]{3}|euros?)")
-_CURRENCY_CODES = frozenset(
-    "AUD BGN BRL CAD CHF CNY CZK DKK EUR GBP HKD HUF IDR ILS INR ISK JPY KRW MXN MYR NOK NZD PHP PLN RON SEK SGD "
-    "THB TRY USD ZAR".split()
+_CURRENCY_CODES = frozenset(  # the ISO 4217 codes bank exports commonly carry
+    "AED ARS AUD BGN BHD BRL CAD CHF CLP CNY COP CZK DKK EGP EUR GBP HKD HUF IDR ILS INR ISK JOD JPY KES KRW KWD "
+    "MAD MXN MYR NGN NOK NZD OMR PEN PHP PKR PLN QAR RON RSD SAR SEK SGD THB TND TRY TWD UAH USD VND ZAR".split()
 )
 _SORT_CODE_ACCOUNT = re.compile(r"\d\d-?\d\d-?\d\d[\s-]+\d{6,8}")  # `20-32-06 13152170`, `123456-12345678`
 _MONTH_FIRST = ("USD", "CAD", "PHP")  # currencies whose banks commonly write dates month first
