@@ -172,3 +172,11 @@ def test_forcing_a_format_the_file_is_not_says_so() -> None:
     with pytest.raises(ImportRefused, match=r"no transactions read as qif \(--format\); is it another format\?"):
         parse_file(FIXTURES / "written/chase_checking.csv", forced_format="qif")
     assert len(parse_file(FIXTURES / "quiffen/test.qif", forced_format="qif").transactions) == 6
+
+
+def test_month_name_dates_some_writers_use() -> None:
+    for raw in ("Jan 5, 2024", "5 Jan 2024", "05-Jan-24"):
+        result = QIF.parse(f"!Type:Bank\nD{raw}\nT-12.34\nPCOFFEE\n^\n", "inline.qif")
+        assert [(t.posted, t.amount) for t in result.transactions] == [(date(2024, 1, 5), -1234)], raw
+    bad = QIF.parse("!Type:Bank\nDFoo 5, 2024\nT-12.34\n^\n", "inline.qif")
+    assert [str(e) for e in bad.errors] == ["line 2, column D: invalid date 'Foo 5, 2024'"]

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_EVEN, Decimal
 
+from wilson.importers.dates import D_MON_Y, MON_D_Y
 from wilson.importers.model import ParsedAccount, ParsedSplit, ParsedTransaction, ParseResult, RowError, payee_of
 from wilson.money import AmountError, format_minor, guess_decimal_separator, parse_amount, to_minor
 
@@ -77,7 +78,10 @@ def _date_order(lines: list[str]) -> str:
 def _parse_date(raw: str, order: str) -> date:
     m = _DATE.fullmatch(raw.strip())
     if not m:
-        raise ValueError(f"not a date: {raw!r}")
+        named = D_MON_Y.parse(raw.strip()) or MON_D_Y.parse(raw.strip())  # `Jan 5, 2024`, `5 Jan 2024`
+        if named is None:
+            raise ValueError(f"not a date: {raw!r}")
+        return named
     a, b, year_text = m[1], m[3], m[5]
     if len(a) == 4:  # ISO: year first
         return date(int(a), int(b), int(year_text))
