@@ -190,3 +190,12 @@ def test_ten_thousand_transactions_parse() -> None:
     big = text[:start] + rows + text[end:]
     result = OFX.parse(big, "big.ofx")
     assert len(result.transactions) == 10_004 and not result.errors
+
+
+def test_amounts_with_a_thousands_separator_as_some_european_banks_write_them() -> None:
+    text = read_text(FIXTURES / "written/two_statements.ofx")
+    first = text[text.index("<TRNAMT>") + len("<TRNAMT>"):].split("<", 1)[0].strip()
+    result = OFX.parse(text.replace(f"<TRNAMT>{first}", "<TRNAMT>-1.234,56", 1), "euro.ofx")
+    assert result.errors == [] and result.transactions[0].amount == -123456
+    bad = OFX.parse(text.replace(f"<TRNAMT>{first}", "<TRNAMT>12 EUR", 1), "bad.ofx")
+    assert [e.column for e in bad.errors] == ["TRNAMT"]

@@ -17,7 +17,7 @@ from datetime import date
 from decimal import ROUND_HALF_EVEN, Decimal
 
 from wilson.importers.model import ImportRefused, ParsedAccount, ParsedTransaction, ParseResult, RowError, payee_of
-from wilson.money import AmountError, exponent, to_minor
+from wilson.money import AmountError, exponent, parse_amount, to_minor
 
 # A tag and the text after it; a `<` that starts no tag (`CAFE <3`) is text.
 _TOKEN = re.compile(r"<(/?)([A-Za-z][\w.]*)\s*>((?:[^<]+|<(?![/A-Za-z!?]))*)")
@@ -153,10 +153,14 @@ def _date(raw: str | None) -> date:
 
 
 def _decimal(raw: str | None) -> Decimal:
+    """OFX writes `.` or `,` as the decimal mark and no thousands separator; a value holding both
+    (`-1.234,56`, some European banks) has one, and the last mark is the decimal one."""
     text = (raw or "").strip()
-    if not _NUMBER.fullmatch(text):
-        raise AmountError(f"not an amount: {raw!r}")
-    return Decimal(text.replace(",", "."))
+    if _NUMBER.fullmatch(text):
+        return Decimal(text.replace(",", "."))
+    if "." in text and "," in text:
+        return parse_amount(text, "," if text.rfind(",") > text.rfind(".") else ".")
+    raise AmountError(f"not an amount: {raw!r}")
 
 
 def _minor(raw: str | None, currency: str) -> int:
