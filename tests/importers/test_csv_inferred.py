@@ -109,3 +109,16 @@ def test_a_balance_is_never_taken_for_a_missing_amount(tmp_path: Path) -> None:
     result = parse_file(path)
     assert (result.format, len(result.transactions)) == ("generic_csv", 0)
     assert str(result.errors[0]) == "line 2, column Amount: no amount"
+
+
+def test_an_unread_header_over_withdrawal_and_deposit_columns(tmp_path: Path) -> None:
+    path = tmp_path / "konto.csv"
+    path.write_text(
+        "Bokföringsdatum;Text;Uttag;Insättning;Saldo\n2024-03-15;ICA KVANTUM;245,50;;10254,50\n"
+        "2024-03-14;LÖN ACME;;25000,00;10500,00\n2024-03-13;SWISH ANNA;100,00;;-14500,00\n", encoding="utf-8"
+    )
+    result = parse_file(path)
+    assert result.format == "inferred_csv" and result.errors == []
+    assert [(t.amount, t.balance, t.description) for t in result.transactions] == [
+        (-24550, 1025450, "ICA KVANTUM"), (2500000, 1050000, "LÖN ACME"), (-10000, -1450000, "SWISH ANNA"),
+    ]

@@ -48,8 +48,10 @@ def infer_roles(head: Head) -> Inferred | None:
         if width < 3 or seen < MIN_ROWS_AGREEING * len(filled):
             continue
         shaped = [(line, [c.strip() for c in cells]) for line, cells in filled if len(cells) == width]
-        # A short file's header row alone can outvote its rows, so try without it too.
-        for rows_read in (shaped, shaped[1:]):
+        # A first row without a digit is names, not a transaction; otherwise try with it, then
+        # without (a short file's header row alone can outvote its rows).
+        named = not any(ch.isdigit() for cell in shaped[0][1] for ch in cell)
+        for rows_read in (shaped[1:],) if named else (shaped, shaped[1:]):
             roles = _roles([list(column) for column in zip(*(cells for _, cells in rows_read))]) if rows_read else None
             if roles is not None:
                 header = _header_line(shaped, roles)
