@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property, lru_cache, partial
-from operator import itemgetter, methodcaller
+from operator import itemgetter
 
 from wilson.importers.csv_read import has_long_line, read_records, read_rows, uniform_columns
 from wilson.importers.dates import DateColumn, infer_date_format
@@ -857,7 +857,7 @@ def _money_column(
     cells = values if len(set(sample)) * 2 > len(sample) else list(set(values))
     joined = "\n".join(cells)
     if exp == 2 and joined.count("\n") == len(cells) - 1 and _PLAIN_COLUMN[sep].fullmatch(joined):
-        converted = list(map(int, map(methodcaller("replace", sep, ""), cells)))
+        converted = list(map(int, joined.replace(sep, "").split("\n")))  # every cell is `-1234{sep}56`
         if cells is values:
             return converted
         known = dict(zip(cells, converted))
