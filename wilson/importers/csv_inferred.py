@@ -172,7 +172,14 @@ class InferredCsv:
     name = "inferred_csv"
 
     def detect(self, text: str) -> int:
-        return 20 if infer_roles(sniff(head_of(text))) else 0
+        """20 when the cells decide; a token 1 for a file whose header the generic mapper reads, so
+        this reading is tried (in `parse`) only when that one fails, and costs nothing before."""
+        head = sniff(head_of(text))
+        if head.not_csv:
+            return 0
+        if head.best_header() is not None:
+            return 1
+        return 20 if infer_roles(head) else 0
 
     def parse(self, text: str, source: str) -> ParseResult:
         inferred = infer_roles(sniff(head_of(text)))
