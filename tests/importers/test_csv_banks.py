@@ -249,3 +249,26 @@ def test_us_bank_memo_is_a_note_not_the_description() -> None:
         ("WEB AUTHORIZED PMT COMCAST", -8999, "Download from usbank.com. COMCAST"),
         ("ELECTRONIC DEPOSIT ACME", 150000, "Download from usbank.com. ACME"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "dialect", "amounts"),
+    [
+        (  # header names in another letter case
+            "Transaction Date,Posted Date,Card no.,Description,Category,Debit,Credit\n"
+            "2022-07-01,2022-07-02,1234,STARBUCKS STORE 12345,Dining,5.75,\n"
+            "2022-07-08,2022-07-08,1234,CAPITAL ONE AUTOPAY PYMT,Payment/Credit,,250.00\n",
+            "capital_one", [-575, 25000],
+        ),
+        (  # Chase card before it added the Memo column
+            "Transaction Date,Post Date,Description,Category,Type,Amount\n"
+            "01/03/2025,01/04/2025,STARBUCKS STORE 12345,Food & Drink,Sale,-5.75\n"
+            "01/10/2025,01/10/2025,Payment Thank You-Mobile,,Payment,250.00\n",
+            "chase_credit", [-575, 25000],
+        ),
+    ],
+)
+def test_older_and_differently_cased_headers_still_find_their_bank(text: str, dialect: str, amounts: list[int]) -> None:
+    result = _chosen(text)
+    assert result.format == dialect and result.accounts[0].type == "credit_card"
+    assert [t.amount for t in result.transactions] == amounts

@@ -54,8 +54,8 @@ class Dialect:
         return max(found, key=lambda hit: hit[1], default=None)
 
     def _layout(self, header: list[str]) -> Layout:
-        present = {cell.strip() for cell in header}
-        return layout_from_roles(header, {k: v for k, v in self.roles.items() if not isinstance(k, str) or k in present})
+        present = {cell.strip().casefold() for cell in header}
+        return layout_from_roles(header, {k: v for k, v in self.roles.items() if not isinstance(k, str) or k.casefold() in present})
 
 
 def _card(name: str, institution: str) -> AccountInfo:
@@ -71,7 +71,10 @@ FORMATS = [
     ),
     Dialect(
         "chase_credit",
-        (("Transaction Date", "Post Date", "Description", "Category", "Type", "Amount", "Memo"),),
+        (
+            ("Transaction Date", "Post Date", "Description", "Category", "Type", "Amount", "Memo"),
+            ("Transaction Date", "Post Date", "Description", "Category", "Type", "Amount"),  # before Memo was added
+        ),
         {"Post Date": "date", "Transaction Date": "date", "Description": "text", "Category": "category", "Type": "kind", "Amount": "amount", "Memo": "notes"},
         _card("Chase Card", "Chase"),
     ),

@@ -232,14 +232,16 @@ class Head:
         return best
 
     def find(self, header: tuple[str, ...], delimiter: str = ",") -> tuple[int, bool] | None:
-        """(line, exact) of a row holding `header` in order; `exact` when nothing else is there."""
+        """(line, exact) of a row holding `header` in order, in any letter case (`Card no.`);
+        `exact` when nothing else is there."""
+        wanted = tuple(name.casefold() for name in header)
         for line, cells in self.rows.get(delimiter, []):
-            stripped = [c.strip() for c in cells]
+            stripped = [c.strip().casefold() for c in cells]
             while stripped and not stripped[-1]:
                 stripped.pop()
-            if tuple(stripped) == header:
+            if tuple(stripped) == wanted:
                 return line, True
-            if len(stripped) > len(header) and tuple(c for c in stripped if c in header) == header:
+            if len(stripped) > len(wanted) and tuple(c for c in stripped if c in wanted) == wanted:
                 return line, False
         return None
 
@@ -320,11 +322,12 @@ def layout_from_header(cells: list[str]) -> Layout:
 
 
 def layout_from_roles(cells: list[str], roles: dict[str, str]) -> Layout:
-    """A dialect's layout: `roles` maps header names (or positions) to roles, dates/texts in order."""
-    index = {c.strip(): i for i, c in reversed(list(enumerate(cells)))}
+    """A dialect's layout: `roles` maps header names (in any letter case) or positions to roles,
+    dates and texts in order of preference."""
+    index = {c.strip().casefold(): i for i, c in reversed(list(enumerate(cells)))}
     layout = Layout()
     for name, role in roles.items():
-        i = index[name] if isinstance(name, str) else name
+        i = index[name.casefold()] if isinstance(name, str) else name
         if role == "date":
             layout.dates.append(i)
         elif role == "text":
