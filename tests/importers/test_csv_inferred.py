@@ -1,4 +1,5 @@
-"""Exports without a header row: columns are given roles only when their cells leave no doubt."""
+"""Columns read from their cells, for files without a header or with one we cannot read: a role is
+given only when the cells leave no doubt."""
 
 from __future__ import annotations
 
@@ -33,8 +34,8 @@ def test_an_in_out_flag_column_signs_unsigned_amounts() -> None:
     txs = result.transactions
     assert len(txs) == 73
     assert txs[0].amount == -3387  # `O`: out
-    assert sum(t.amount > 0 for t in txs[:70]) == sum(line.rstrip().endswith(";I") for line in
-                                                       read_text(FIXTURES / "bank2ynab/test_row_format_CD_flag.csv").splitlines())
+    lines = read_text(FIXTURES / "bank2ynab/test_row_format_CD_flag.csv").splitlines()
+    assert sum(t.amount > 0 for t in txs[:70]) == sum(line.rstrip().endswith(";I") for line in lines)
     assert result.warnings == ["line 71: skipped 'A null transaction, just to confuse things' (no date, no amount)"]
 
 
