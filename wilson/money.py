@@ -18,6 +18,7 @@ _EXPONENTS = {
 
 _SYMBOLS = "$€£¥₹₩₽₺₪₫₴₦₱฿"
 _CODE_RE = re.compile(r"^(?:[A-Z]{3}|[A-Z]{2}\$|kr\.?|Kč|zł|Ft|Fr\.?|R\$|sFr\.?)\s*|\s*(?:[A-Z]{3}|kr\.?|Kč|zł|Ft|Fr\.?)$")
+_WHOLE_SWISS = re.compile(r"\d[.,][-–]$")
 _NUMBER_RE = re.compile(r"^(?:\d+(?:\.\d*)?|\.\d+)$")
 _SPACES = str.maketrans("", "", " \u00a0\u202f\u2009\t")
 
@@ -86,6 +87,8 @@ def parse_amount(text: str, decimal_sep: str | None = None) -> Decimal:
         s = _CODE_RE.sub("", s).strip()
         if not s:
             raise AmountError(f"not an amount: {text!r}")
+        if _WHOLE_SWISS.search(s):  # `12.-` / `12.–`: whole francs (a trailing minus follows digits)
+            s = s[:-1] + "00"
         if s[:1] in "+-":
             negative ^= s[0] == "-"
             s = s[1:]

@@ -58,3 +58,10 @@ def test_csv_engine_fast_path_matches_money(value: Decimal) -> None:
     for text in (f"{value:.2f}", f"{value:.2f}".replace(".", ","), f" {value:.2f} "):
         sep = "," if "," in text else "."
         assert _minor(text, sep, 2, None) == to_minor(parse_amount(text, sep))
+
+
+def test_swiss_whole_francs_and_trailing_minus_apart() -> None:
+    assert [parse_amount(text) for text in ("12.-", "12.–", "CHF 1'250.-", "-12.-")] == [
+        Decimal("12.00"), Decimal("12.00"), Decimal("1250.00"), Decimal("-12.00"),
+    ]
+    assert [parse_amount(text, ",") for text in ("12,34-", "1.234,56-")] == [Decimal("-12.34"), Decimal("-1234.56")]
