@@ -70,6 +70,11 @@ CASES = [
     ("Joe's Bald Hairstyles", "Joe's Bald Hairstyles"),
     ("T-MOBILE", "T-Mobile"),
     ("IKEA", "IKEA"),
+    # Dutch: card and cash machine lines, SEPA text naming the party in a field
+    ("BEA   NR:AB1234   01.03.24/12.34 ALBERT HEIJN 1234,PAS123", "Albert Heijn"),
+    ("GEA   NR:XX9999   03.03.24/18.00 ING AMSTERDAM,PAS123", "ATM"),
+    ("/TRTP/SEPA OVERBOEKING/IBAN/NL33INGB0001234567/BIC/INGBNL2A/NAME/ACME BV/REMI/Salaris maart", "Acme BV"),
+    ("SEPA Overboeking IBAN: NL12RABO0123456789 BIC: RABONL2U Naam: J JANSEN Omschrijving: huur", "J Jansen"),
 ]
 
 

@@ -26,7 +26,7 @@ _ALIASES = [
     (re.compile(r"^UBER\b", re.I), "Uber"),
     (re.compile(r"^LYFT\b", re.I), "Lyft"),
     (re.compile(r"^PAYPAL\b(?!\s*\*)", re.I), "PayPal"),
-    (re.compile(r"^ATM(?:\b|\d)", re.I), "ATM"),
+    (re.compile(r"^ATM(?:\b|\d)|^GEA\s+NR:", re.I), "ATM"),  # GEA: a Dutch cash machine
     (re.compile(r"^(?:APL\s*\*\s*)?APPLE\.COM/BILL\b|^APL\s*\*\s*ITUNES", re.I), "Apple"),
 ]
 # All of them as one pattern (each is anchored at the start, so the first that matches wins, as in
@@ -50,6 +50,7 @@ _PREFIX = re.compile(
     r"|(?:SQ|TST|PAYPAL|PP|SP|GOOGLE|IN|WPY|SUMUP|IZ|ZETTLE|PY|BT|DD|FS)\s*_?\*"
     r"|SP\s+"
     r"|(?:\d+,\d\d\s+)?[A-Z]{2}\s+K\d\b"  # Austrian card lines: `POS 23,55 AT K1 16.09. 11:32 SPAR`
+    r"|BEA\s+NR:\s*\S+\s+\d\d\.\d\d\.\d\d/\d\d[.:]\d\d"  # Dutch card lines: `BEA NR:AB1234 01.03.24/12.34 ALBERT HEIJN,PAS123`
     r")[\s:*\-]*",
     re.I,
 )
@@ -58,6 +59,9 @@ _SEPA_TAGS = re.compile(r"(EREF|KREF|MREF|CRED|DEBT|SVWZ|ABWA|ABWE|IBAN|BIC|PURP
 _LABELLED_PARTY = re.compile(
     r"^(?:Auftraggeber|Empf(?:ä|ae)nger|Zahlungsempf(?:ä|ae)nger)\s*:\s*(.+?)(?:\s+(?:Kto/IBAN|IBAN|BLZ|Buchungstext)\s*:|$)", re.I
 )
+# Dutch SEPA text names the party in a field: `/TRTP/.../NAME/ACME BV/REMI/...`, `Naam: ACME BV Omschrijving: ...`
+_NAMED_FIELD = re.compile(r"/NAME/([^/]+)|\bNaam:\s*(.+?)(?=\s+(?:Omschrijving|Kenmerk|Machtiging|IBAN|BIC|Incassant)\s*:|$)", re.I)
+_DUTCH_CARD_NUMBER = re.compile(r",\s*PAS\s*\d+\s*$", re.I)
 _SEPA_PURCHASE = re.compile(r"(?:Ihr Einkauf bei|Your purchase at|Purchase at)\s+(.+)", re.I)
 _CHECK = re.compile(r"^(?:CHECK|CHEQUE|CHQ|CHK)\s*(?:NO\.?|NUMBER)?\s*#?\s*(\d+)\b", re.I)
 # A store number marks where the merchant's name ends and its location begins.
@@ -113,9 +117,10 @@ def _strip(text: str) -> str:
         return _ALIAS_NAMES[alias.lastgroup]
     if _SEPA_TAGS.search(text):
         text = _sepa_purpose(text)
-    party = _LABELLED_PARTY.match(text)
+    party = _LABELLED_PARTY.match(text) or _NAMED_FIELD.search(text)
     if party:
-        text = party[1]
+        text = party[1] or party[2]
+    text = _DUTCH_CARD_NUMBER.sub("", text)
     check = _CHECK.match(text)
     if check:
         return f"Check {check[1]}"
