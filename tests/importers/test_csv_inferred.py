@@ -123,3 +123,16 @@ def test_an_unread_header_over_withdrawal_and_deposit_columns(tmp_path: Path) ->
     assert [(t.amount, t.balance, t.description) for t in result.transactions] == [
         (-24550, 1025450, "ICA KVANTUM"), (2500000, 1050000, "LÖN ACME"), (-10000, -1450000, "SWISH ANNA"),
     ]
+
+
+def test_headerless_balances_before_and_after_each_row_point_to_the_amount() -> None:
+    result = parse("written/abnamro.tab")  # ABN AMRO .TAB: account, currency, date, balance before, after, date, amount
+    assert [(t.posted, t.amount) for t in result.transactions] == [
+        (date(2024, 3, 1), -1250), (date(2024, 3, 2), 250000), (date(2024, 3, 3), -5000),
+    ]
+    assert [t.balance for t in result.transactions] == [122206, 372206, 367206]
+
+
+def test_headerless_australian_rows_read_day_first_from_their_span() -> None:
+    result = parse("written/anz_au.csv")
+    assert [(t.posted, t.amount) for t in result.transactions] == [(date(2024, 3, 4), -4567), (date(2024, 3, 1), 200000)]

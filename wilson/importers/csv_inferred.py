@@ -121,8 +121,8 @@ def _dates_read(cells: list[str]) -> list[bool]:
 
 
 def _money_roles(columns: list[list[str]], money: list[int]) -> dict[int, str]:
-    """A debit/credit pair (never both filled on a row, debit written first) or the first money
-    column filled on every row; then, among the columns after it, a running balance it explains."""
+    """A debit/credit pair (never both filled on a row, debit written first) or a money column filled
+    on every row; and a running balance the flows explain."""
     pair = next(
         ((d, c) for d, c in zip(money, money[1:]) if all(bool(a) != bool(b) for a, b in zip(columns[d], columns[c]))),
         None,
@@ -134,8 +134,11 @@ def _money_roles(columns: list[list[str]], money: list[int]) -> dict[int, str]:
         full = [i for i in money if _mostly(columns[i], len(columns[i]))]
         if not full:
             return {}
-        roles = {full[0]: "amount"}
-        flows = _decimals(columns[full[0]])
+        # The amount is the first full column, unless a later one is what a balance column moves
+        # by (ABN AMRO writes the balances before and after each row ahead of its amount).
+        explained = ((i, b) for i in full for b in money if b != i and _explains(_decimals(columns[i]), columns[b]))
+        amount, balance = next(explained, (full[0], None))
+        return {amount: "amount", balance: "balance"} if balance is not None else {amount: "amount"}
     for later in money:
         if later > max(roles) and _explains(flows, columns[later]):
             roles[later] = "balance"
