@@ -272,3 +272,12 @@ def test_older_and_differently_cased_headers_still_find_their_bank(text: str, di
     result = _chosen(text)
     assert result.format == dialect and result.accounts[0].type == "credit_card"
     assert [t.amount for t in result.transactions] == amounts
+
+
+def test_cash_app_net_amounts_times_with_zones_and_no_account_column() -> None:
+    result = parse("written/cashapp.csv", "cash_app")
+    assert [(t.posted, t.amount, t.description) for t in result.transactions] == [
+        (date(2024, 3, 4), -850, "Chipotle"), (date(2024, 3, 3), 4000, "Sam Lee dinner"),
+        (date(2024, 3, 2), -10150, "Cash Out"),  # after its fee
+    ]
+    assert [a.name for a in result.accounts] == ["Cash App"]

@@ -50,3 +50,28 @@ def test_parse_is_cached_per_string() -> None:
     column = infer_date_format(["01/02/2025"])
     column.parse("01/02/2025")
     assert column.cache == {"01/02/2025": date(2025, 1, 2)}
+
+
+@pytest.mark.parametrize(
+    ("values", "day_first", "expected"),
+    [
+        # Days in a row beat months apart, in either hint.
+        (["04/03/2024", "02/03/2024", "01/03/2024"], False, [date(2024, 3, 4), date(2024, 3, 2), date(2024, 3, 1)]),
+        (["03/04/2024", "03/05/2024", "03/07/2024"], True, [date(2024, 3, 4), date(2024, 3, 5), date(2024, 3, 7)]),
+        # Only one reading keeps the file in date order.
+        (["01/05/2024", "01/08/2024", "02/05/2024", "02/08/2024"], True,
+         [date(2024, 1, 5), date(2024, 1, 8), date(2024, 2, 5), date(2024, 2, 8)]),
+        # A charge on the 5th of each month stays monthly, though the other reading is days in a row.
+        (["01/05/2024", "02/05/2024", "03/05/2024"], False, [date(2024, 1, 5), date(2024, 2, 5), date(2024, 3, 5)]),
+        # Nothing decides: the hint.
+        (["03/02/2024"], False, [date(2024, 3, 2)]),
+    ],
+)
+def test_all_ambiguous_columns_are_read_by_order_and_span(values: list[str], day_first: bool, expected: list[date]) -> None:
+    column = infer_date_format(values, day_first)
+    assert [column.parse(v) for v in values] == expected
+
+
+def test_times_with_a_zone_abbreviation() -> None:
+    column = infer_date_format(["2024-03-04 12:34:56 EST", "2024-03-05 09:00:00 GMT+1"])
+    assert [column.parse(v) for v in ("2024-03-04 12:34:56 EST", "2024-03-05 09:00:00 GMT+1")] == [date(2024, 3, 4), date(2024, 3, 5)]

@@ -171,4 +171,14 @@ FORMATS = [
         AccountInfo("Revolut", "checking", "Revolut"),
         day_first=None,
     ),
+    Dialect(
+        "cash_app",
+        (("Transaction ID", "Date", "Transaction Type", "Currency", "Amount", "Fee", "Net Amount"),),
+        # `Account` names the card or balance that paid, not an account of the user's: not read.
+        {
+            "Date": "date", "Name of sender/receiver": "text", "Notes": "text", "Net Amount": "amount",
+            "Currency": "currency", "Status": "status", "Transaction Type": "kind", "Transaction ID": "bank_id",
+        },
+        AccountInfo("Cash App", "checking", "Cash App"),
+    ),
 ]

@@ -1,8 +1,9 @@
 """One date format per column, decided from every value in it.
 
 Banks write `03/04/2024` meaning either 3 April or 4 March; a single row cannot tell, a whole
-column usually can (some day is over 12). When no value decides, the caller's hint (European file
-or not) does. Parsing is cached per distinct string because a statement repeats the same few
+column usually can (some day is over 12). When no value decides, the file's order and span can
+(a statement lists its rows in date order over a stretch of days); failing that, the caller's hint
+(European file or not) does. Parsing is cached per distinct string because a statement repeats the same few
 hundred dates across thousands of rows. Only the calendar date is kept: a time or zone suffix is
 ignored, never converted.
 """
@@ -24,7 +25,7 @@ _MONTHS = {
     "gen": 1, "mag": 5, "giu": 6, "lug": 7, "set": 9, "ott": 10,
 }
 
-_TIME = r"(?:,?[T ]+\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:\s*[AaPp][Mm])?(?:\s*(?:Z|UTC|GMT|[+-]\d{2}:?\d{2}))?)?"
+_TIME = r"(?:,?[T ]+\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:\s*[AaPp][Mm])?(?:\s*(?:Z|[A-Z]{2,5}(?:[+-]\d{1,2}(?::?\d{2})?)?|[+-]\d{2}:?\d{2}))?)?"
 
 
 def _month(name: str) -> int | None:
@@ -105,13 +106,14 @@ class DateColumn:
 
 
 def infer_date_format(values: Iterable[str], day_first: bool = False) -> DateColumn:
-    """The format that reads the most distinct values; ties go to the hinted day/month order.
+    """The format that reads the most distinct values; when every value fits both day/month orders,
+    the reading that keeps the file in date order over a short stretch, else the hinted order.
 
-    `day_first` is the file's hint (`;` delimiter, decimal comma, European headers); it only
-    matters when every value fits both orders.
+    `values` in file order; `day_first` is the file's hint (`;` delimiter, decimal comma, European
+    headers, a currency outside North America).
     """
-    distinct = {v.strip() for v in values}
-    distinct.discard("")
+    ordered = [v for v in dict.fromkeys(v.strip() for v in values) if v]
+    distinct = set(ordered)
     # Dotted numeric dates (24.12.2023) are day-first wherever they are written.
     dotted = any(_DOTTED.match(v) for v in distinct)
     candidates = _DAY_FIRST if day_first or dotted else _MONTH_FIRST
@@ -123,5 +125,32 @@ def infer_date_format(values: Iterable[str], day_first: bool = False) -> DateCol
             best, best_count, best_dates = fmt, count, dates
             if count == len(distinct):
                 break  # no later format can read more, and ties go to the earlier one
+    if best in (DMY, MDY) and best_count == len(distinct) > 1:
+        other = MDY if best is DMY else DMY
+        other_dates = {v: other.parse(v) for v in distinct}
+        if None not in other_dates.values() and _likelier([other_dates[v] for v in ordered], [best_dates[v] for v in ordered]):
+            best, best_dates = other, other_dates
     return DateColumn(best, best_dates)
+
+
+def _likelier(other: list[date], hinted: list[date]) -> bool:
+    """Whether the unhinted reading of an all-ambiguous column is the likelier one.
+
+    Only the other reading in date order, or both in order and the other over a far shorter
+    stretch (`04/03, 01/03`: 3 days, not 3 months). A hinted reading that is one day of each
+    month in a row stays (a subscription's charges), even though the other reads as days in a row.
+    """
+    in_order = _in_order(other), _in_order(hinted)
+    if in_order[0] != in_order[1]:
+        return in_order[0]
+    days = sorted(set(hinted))
+    monthly = len({d.day for d in days}) == 1 and all(
+        (b.year - a.year) * 12 + b.month - a.month == 1 for a, b in zip(days, days[1:])
+    )
+    return not monthly and (max(other) - min(other)).days * 4 < (days[-1] - days[0]).days
+
+
+def _in_order(days: list[date]) -> bool:
+    pairs = list(zip(days, days[1:]))
+    return all(a <= b for a, b in pairs) or all(a >= b for a, b in pairs)
 
