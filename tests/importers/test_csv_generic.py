@@ -448,3 +448,88 @@ def test_three_decimal_currencies_read_a_lone_separator_as_the_decimal_mark() ->
     assert dollars.transactions[0].amount == -123400  # a thousands separator: 1,234.00 USD
     yen = parse_text("Date,Description,Amount,Currency\n2024-03-01,SUSHI,-1200,JPY\n")
     assert yen.transactions[0].amount == -1200
+
+
+def test_an_amount_with_a_credit_debit_indicator_column_is_signed_by_it() -> None:
+    result = parse("written/navyfed.csv")  # Navy Federal writes every amount unsigned
+    assert [t.amount for t in result.transactions] == [-4567, 250000, -125000]
+
+
+def test_an_original_statement_column_is_the_description_and_the_cleaned_name_the_payee() -> None:
+    usaa = parse("written/usaa.csv")
+    assert [(t.description, t.payee) for t in usaa.transactions][:2] == [
+        ("NETFLIX.COM 866-579-7172 CA", "Netflix"), ("STARBUCKS STORE 12345 SAN ANTONIO TX", "Starbucks"),
+    ]
+    monarch = parse("written/monarch.csv")
+    assert [(t.description, t.payee) for t in monarch.transactions][0] == ("COSTCO WHSE #0123 SEATTLE WA", "Costco")
+
+
+def test_an_account_column_holding_names_names_the_accounts() -> None:
+    empower = parse("written/empower.csv")
+    assert [(a.name, a.number) for a in empower.accounts] == [
+        ("Chase Sapphire - Ending in 1234", None), ("Ally Savings - Ending in 9876", None),
+    ]
+    assert [(a.name, a.number) for a in parse("written/ynab.csv").accounts] == [("Checking", None)]
+    assert [(a.name, a.number) for a in parse("written/bunq.csv").accounts] == [(None, "NL12BUNQ0123456789")]  # an IBAN
+
+
+def test_a_payee_column_gives_the_payee_and_an_iban_in_it_does_not() -> None:
+    wise = parse("written/wise.csv")
+    assert wise.transactions[0].payee == "Cafe Central"
+    assert wise.transactions[1].payee is None  # no merchant: cleaned from the description later
+    bunq = parse("written/bunq.csv")
+    assert [t.payee for t in bunq.transactions] == ["Albert Heijn", "Acme BV"]
+
+
+def test_the_account_holder_in_both_party_columns_is_left_out() -> None:
+    venmo = parse("written/venmo.csv")  # header on line 3 after an empty first column, `- $25.00`
+    assert [(t.posted, t.amount, t.description) for t in venmo.transactions] == [
+        (date(2024, 3, 1), -2500, "John Smith"), (date(2024, 3, 2), 65000, "Mary Major"),
+        (date(2024, 3, 3), -62500, "Standard Transfer"),
+    ]
+    postbank = parse("written/postbank.csv")
+    assert [t.payee for t in postbank.transactions] == ["Stadtwerke Bonn", "ACME GmbH"]
+    assert "Max Muster" not in postbank.transactions[0].description
+
+
+def test_a_footer_word_where_the_date_goes_is_skipped_with_a_warning() -> None:
+    deutsche = parse("written/deutschebank.csv")  # cp1252, metadata above, `Kontostand` footer, Soll/Haben
+    assert [(t.amount, t.payee) for t in deutsche.transactions] == [
+        (-8500, "Stadtwerke München"), (-115000, "Max Mustermann"), (325000, "ACME GmbH"),
+    ]
+    assert deutsche.warnings == ["line 8: skipped 'Kontostand' (no date, no amount)"]
+    postfinance = parse("written/postfinance.csv")  # `Lastschrift in CHF`, a disclaimer below the rows
+    assert [t.amount for t in postfinance.transactions] == [-4560, 650000]
+    assert postfinance.accounts[0].currency == "CHF"
+    assert len(postfinance.warnings) == 2
+
+
+def test_amount_columns_named_credit_and_debit_in_parentheses() -> None:
+    kiwibank = parse("written/kiwibank.csv")  # `Amount (credit)`, `Amount (debit)`, `Amount`; dd-mm-yyyy
+    assert [(t.posted, t.amount, t.description) for t in kiwibank.transactions] == [
+        (date(2024, 3, 4), -4567, "COUNTDOWN AUCKLAND ;"), (date(2024, 3, 1), 200000, "ACME SALARY ;"),
+    ]
+
+
+def test_numbered_dutch_description_columns_join_the_counterparty() -> None:
+    rabo = parse("written/rabobank.csv")
+    assert [t.description for t in rabo.transactions] == [
+        "Albert Heijn 1234 Betaalautomaat 12:34 pasnr. 123", "Acme BV Salaris maart", "Betaalautomaat 18:00 pasnr. 123 Paris",
+    ]
+
+
+def test_amount_columns_per_currency() -> None:
+    rbc = parse("written/rbc.csv")  # RBC: `CAD$` and `USD$`, each row filled in one
+    assert [(t.amount, t.currency) for t in rbc.transactions] == [(-456, None), (210000, None), (-4500, None), (-1234, "USD")]
+    assert {a.currency for a in rbc.accounts} == {"CAD"}
+
+
+def test_a_danish_amount_header_means_kroner() -> None:
+    danske = parse("written/danske.csv")
+    assert danske.accounts[0].currency == "DKK"
+    assert [t.amount for t in danske.transactions] == [-12345, 2500000]
+
+
+def test_all_ambiguous_dates_read_in_the_order_that_keeps_them_close() -> None:
+    westpac = parse("written/westpac.csv")  # `04/03/2024`, `01/03/2024`: 4 and 1 March, not April and January
+    assert [t.posted for t in westpac.transactions] == [date(2024, 3, 4), date(2024, 3, 1)]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property, lru_cache, partial
@@ -21,7 +21,9 @@ from operator import itemgetter
 
 from wilson.importers.csv_read import has_long_line, read_records, read_rows, uniform_columns
 from wilson.importers.dates import DateColumn, infer_date_format
-from wilson.importers.model import ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError, per_distinct, squeeze
+from wilson.importers.model import (
+    ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError, payee_of, per_distinct, squeeze,
+)
 from wilson.money import AmountError, exponent, guess_decimal_separator, parse_amount, to_minor
 
 HEAD_LINES = 50
@@ -37,23 +39,27 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     "date:0": ("posting date", "posted date", "post date", "booking date", "date processed", "completed date", "date posted"),
     "date:1": (
         "date", "transaction date", "trans date", "started date", "operation date", "created", "created at", "date created",
-        "created date", "created utc",
+        "created date", "created utc", "datetime", "date time", "settle date", "settlement date",
     ),
     "date:2": ("value date", "valuedate"),
     "payee": (
         "payee", "beneficiary", "payee name", "merchant", "merchant name", "counterparty", "counter party",
-        "counterparty name", "counteraccount name", "name",
+        "counterparty name", "counteraccount name", "name", "from", "to", "name of sender receiver",
     ),
     "text": (
         "description", "details", "memo", "narrative", "particulars", "transaction details",
-        "transaction description", "original description", "purpose", "extended details", "payment reference",
-        "message for payee",
+        "transaction description", "purpose", "extended details", "payment reference",
+        "message for payee", "memo description", "avisierungstext",
     ),
+    "original": ("original description", "original statement", "statement description"),  # beside a bank's cleaned name
     "amount": ("amount", "transaction amount", "amt", "value", "net", "net amount"),
     "amount:1": ("gross",),  # PayPal: `Net` is what moved (`Gross` before the fee)
     "debit": ("debit", "debits", "debit amount", "withdrawal", "withdrawals", "withdrawal amount", "paid out", "money out", "outflow", "charge"),
     "credit": ("credit", "credits", "credit amount", "deposit", "deposits", "deposit amount", "paid in", "money in", "inflow", "payment"),
-    "direction": ("d k", "d c", "dr cr", "cr dr", "debit credit", "credit debit", "c d"),
+    "direction": (
+        "d k", "d c", "dr cr", "cr dr", "debit credit", "credit debit", "c d", "credit debit indicator",
+        "debit credit indicator", "dr cr indicator", "cr dr indicator", "debit or credit", "credit or debit", "direction",
+    ),
     "balance": ("balance", "running bal", "running balance", "runningbalance", "closing balance"),
     "currency": ("currency", "ccy", "currency code"),
     "account:0": ("account name",),
@@ -71,14 +77,14 @@ _OTHER: dict[str, tuple[str, ...]] = {
     "date:0": ("buchungstag", "buchungsdatum", "datum zauctovani", "boekingsdatum", "date comptable", "fecha contable", "datum verrekening",
                "data contabile"),
     "date:1": ("datum", "tranzakcio datuma", "datum provedeni", "transaktionsdatum", "belegdatum", "date operation", "date de l operation", "fecha", "data",
-               "datum verrichting", "datum der transaktion", "fecha operacion"),
+               "dato", "datum verrichting", "datum der transaktion", "fecha operacion"),
     "date:2": (
         "valuta", "valutadatum", "wertstellung", "wertstellungsdatum", "date de valeur", "erteknap", "rentedatum", "valutadag",
         "fecha valor", "data valuta",
     ),
     "payee": (
         "empfanger", "empfaenger", "zahlungsempfanger", "zahlungsempfaenger", "auftraggeber empfanger",
-        "auftraggeber empfaenger", "auftraggeber begunstigter", "auftraggeber beguenstigter", "empfanger auftraggeber",
+        "auftraggeber empfaenger", "auftraggeber begunstigter", "auftraggeber beguenstigter", "begunstigter auftraggeber", "empfanger auftraggeber",
         "empfaenger auftraggeber", "beguenstigter zahlungspflichtiger", "begunstigter zahlungspflichtiger",
         "name zahlungsbeteiligter", "auftraggeber", "naam tegenpartij", "tegenpartij", "partner neve",
         "nazev protiuctu", "beneficiaire", "tiers", "handelaar", "commercant", "naam omschrijving",
@@ -86,12 +92,13 @@ _OTHER: dict[str, tuple[str, ...]] = {
     "text": (
         "verwendungszweck", "beschreibung", "omschrijving", "vrije mededeling", "mededelingen", "libelle",
         "libelle operation", "zprava", "reszletek", "kozlemeny", "descripcion", "concepto", "descrizione", "causale",
-        "toelichting", "zahlungsreferenz",
+        "toelichting", "zahlungsreferenz", "tekst", "rubrik", "buchungsdetails",
     ),
-    "amount": ("betrag", "bedrag", "montant", "importe", "importo", "belopp", "summe", "umsatz", "zauctovana castka", "tranzakcio osszege", "castka", "kwota"),
+    "amount": ("betrag", "bedrag", "montant", "importe", "importo", "belopp", "summe", "umsatz", "zauctovana castka", "tranzakcio osszege", "castka", "kwota",
+               "belob", "belop"),
     "debit": (
         "soll", "belastung", "ausgang", "ausgabe", "debet", "af", "sortie", "betrag soll", "ausgehend", "betrag ausgehend",
-        "rechnungsbetrag ausgehend", "addebiti", "uscite", "cargo", "cargos",
+        "rechnungsbetrag ausgehend", "addebiti", "uscite", "cargo", "cargos", "lastschrift",
     ),
     "credit": (
         "haben", "gutschrift", "eingang", "einnahme", "bij", "entree", "betrag haben", "credito", "eingehend",
@@ -112,18 +119,19 @@ _OTHER: dict[str, tuple[str, ...]] = {
     "kind": ("transaktionstyp", "buchungstext", "mutatiesoort", "typ transakce", "tranzakcio tipusa", "umsatzart", "vorgang", "type d operation"),
     "original_amount": (
         "originalbetrag", "ursprunglicher betrag", "betrag in fremdwahrung", "fremdwahrungsbetrag",
-        "puvodni castka a mena", "montant en devise",
+        "puvodni castka a mena", "montant en devise", "oorspr bedrag", "oorspronkelijk bedrag",
     ),
-    "original_currency": ("originalwahrung", "originalwaehrung", "fremdwahrung"),
+    "original_currency": ("originalwahrung", "originalwaehrung", "fremdwahrung", "oorspr munt"),
 }
 _PATTERNS = (
-    (re.compile(r"(vwz|verwendungszweck|description|transaction ref|details|memo) ?\d{1,2}"), "text"),
+    (re.compile(r"(vwz|verwendungszweck|description|transaction ref|details|memo|omschrijving) ?\d{1,2}"), "text"),
 )
 _NAME_ACCOUNT_ROLES = ("kontoname", "account name")
 
 CARD_POSITIVE_SHARE = 0.7  # of a file's rows that must be positive before its payments are checked
 # How a card statement names the holder's payment; the bank side says `CARD AUTOPAY`, `EPAYMENT`.
 _CARD_PAYMENT = re.compile(r"payment.{0,24}thank\s*you|payment received", re.I)
+HOLDER_SHARE = 0.8  # of the rows naming parties that must name one person for it to be the holder
 DIRECTION_SHARE = 0.95  # of a column's filled cells that must be direction words for it to count as D/C flags
 DIRECTION_WORDS = {
     "d": -1, "dr": -1, "debit": -1, "s": -1, "soll": -1, "outflow": -1, "kiadas": -1, "withdrawal": -1, "-": -1, "af": -1, "debet": -1,
@@ -131,6 +139,8 @@ DIRECTION_WORDS = {
     "i": 1, "in": 1, "o": -1, "out": -1,  # In/Out flags
 }
 _WORD = re.compile(r"[^\W\d_]{4,}")
+_LETTERS = re.compile(r"[^\W\d_]{2,}")
+_IBAN = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}")
 _PENDING = re.compile(r"pending|vorgemerkt|authori[sz]|in bearbeitung|en attente|nicht gebucht|ausstehend|^offen$", re.I)
 _REVERTED = re.compile(r"revert|declin|fail|cancel|storn|abgelehnt|reject|void", re.I)
 _SUMMARY = re.compile(
@@ -148,9 +158,12 @@ _CURRENCY_CODES = frozenset(  # the ISO 4217 codes bank exports commonly carry
     "AED ARS AUD BGN BHD BRL CAD CHF CLP CNY COP CZK DKK EGP EUR GBP HKD HUF IDR ILS INR ISK JOD JPY KES KRW KWD "
     "MAD MXN MYR NGN NOK NZD OMR PEN PHP PKR PLN QAR RON RSD SAR SEK SGD THB TND TRY TWD UAH USD VND ZAR".split()
 )
+# An amount column named in a language spoken where one currency is used (Danish `Beløb`).
+_LANGUAGE_CURRENCY = {"belob": "DKK", "belop": "NOK", "belopp": "SEK", "kwota": "PLN", "castka": "CZK", "zauctovana castka": "CZK"}
 _SORT_CODE_ACCOUNT = re.compile(r"\d\d-?\d\d-?\d\d[\s-]+\d{6,8}")  # `20-32-06 13152170`, `123456-12345678`
 _MONTH_FIRST = ("USD", "CAD", "PHP")  # currencies whose banks commonly write dates month first
-MONEY_ROLES = ("amount", "debit", "credit", "balance", "fee", "original_amount")
+MONEY_ROLES = ("amount", "debit", "credit", "balance", "fee", "original_amount", "amount_alt")
+_CODED_AMOUNT = re.compile(r"([A-Z]{3})\$")  # RBC's `CAD$` and `USD$` columns: amounts in that currency
 _PLAIN = {
     ".": re.compile(r"(-?)(\d{1,15})(?:\.(\d{1,6}))?"),
     ",": re.compile(r"(-?)(\d{1,15})(?:,(\d{1,6}))?"),
@@ -164,7 +177,8 @@ _NOT_CSV = re.compile(r"^\s*(<\?xml|<OFX|OFXHEADER|!Type:|!Account|!Option)", re
 
 def normalise_header(name: str) -> str:
     """Lower case, no accents, no parentheses, punctuation as single spaces: one key per spelling."""
-    text = unicodedata.normalize("NFKD", _PARENTHETICAL.sub(" ", name.lower().replace("ß", "ss")))
+    name = name.lower().replace("ß", "ss").replace("ø", "o").replace("æ", "ae")  # letters NFKD keeps whole
+    text = unicodedata.normalize("NFKD", _PARENTHETICAL.sub(" ", name))
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     return " ".join(re.sub(r"[^a-z0-9]+", " ", text).split())
 
@@ -184,8 +198,16 @@ _LOOKUP = _build_lookup()
 
 def classify(header: str) -> tuple[str, int, bool] | None:
     """(role, preference, is-European) for a header name, or None when it means nothing to us."""
+    coded = _CODED_AMOUNT.fullmatch(header.strip())
+    if coded and currency_code(coded[1]):
+        return "amount", 0, False
     key = normalise_header(header)
     hit = _LOOKUP.get(key)
+    if hit is not None and hit[0] == "amount":
+        for inner in _PARENTHETICAL.findall(header):  # Kiwibank's `Amount (credit)` beside `Amount`
+            side = _LOOKUP.get(normalise_header(inner))
+            if side and side[0] in ("debit", "credit"):
+                return side
     if hit is None:
         for pattern, role in _PATTERNS:
             if pattern.fullmatch(key):
@@ -206,7 +228,10 @@ def currency_code(text: str) -> str | None:
 
 
 def header_currency(header: str) -> str | None:
-    """The currency a money column's name states: `Betrag (EUR)`, `Amount CZK`, `Bedrag in EUR`."""
+    """The currency a money column's name states: `Betrag (EUR)`, `Amount CZK`, `Bedrag in EUR`, `CAD$`."""
+    coded = _CODED_AMOUNT.fullmatch(header.strip())
+    if coded:
+        return currency_code(coded[1])
     for inner in _PARENTHETICAL.findall(header):
         if re.fullmatch(r"[A-Z]{3}|EUROS?", inner.strip().upper()):  # `Betrag (EUR)`, `Montant(EUROS)`
             return currency_code(inner)
@@ -285,6 +310,7 @@ class Layout:
 
     dates: list[int] = field(default_factory=list)  # preferred first; later ones fill gaps
     texts: list[int] = field(default_factory=list)  # payee columns first, then text columns
+    payees: list[int] = field(default_factory=list)  # the payee columns among them
     kinds: list[int] = field(default_factory=list)  # every type column (`kind` in `single` is the first)
     single: dict[str, int] = field(default_factory=dict)  # amount, debit, balance, ...
     european: bool = False
@@ -311,14 +337,21 @@ def layout_from_header(cells: list[str]) -> Layout:
         else:
             if role == "kind":
                 layout.kinds.append(index)
+            if role == "amount" and "amount" in best and _other_currency(cells[best["amount"][1]], cell):
+                role = "amount_alt"  # RBC: `CAD$` and `USD$`, each row filled in one of them
             if role not in best or prio < best[role][0]:
                 best[role] = (prio, index)
     layout.dates = [i for _, i in sorted(dates)]
-    layout.texts = payees + texts
+    layout.texts, layout.payees = payees + texts, payees
     layout.single = {role: index for role, (_, index) in best.items()}
     if "account" in layout.single:
         layout.account_is_name = normalise_header(cells[layout.single["account"]]) in _NAME_ACCOUNT_ROLES
     return layout
+
+
+def _other_currency(first: str, second: str) -> bool:
+    stated = header_currency(first), header_currency(second)
+    return None not in stated and stated[0] != stated[1]
 
 
 def layout_from_roles(cells: list[str], roles: dict[str, str]) -> Layout:
@@ -388,6 +421,7 @@ class _Conversion:
         if not self._read_uniform(text, header_line, layout_for):
             self._read_records(text, header_line, layout_for)
         self._drop_text_markers()
+        self._drop_holder()
 
     def _drop_text_markers(self) -> None:
         """NatWest starts text cells with `'` (Excel's mark for "this is text"): not part of the value."""
@@ -395,6 +429,26 @@ class _Conversion:
             sample = [cell for cell in column[:200] if cell]
             if sample and sum(cell.startswith("'") for cell in sample) * 2 >= len(sample):
                 self.columns[index] = [cell[1:] if cell.startswith("'") else cell for cell in column]
+
+    def _drop_holder(self) -> None:
+        """Blank the account holder's own name in party columns (`From`/`To`, `Auftraggeber`/
+        `Empfänger`): it is on most rows, beside the other party, and names nobody the money went to."""
+        payees = self.layout.payees
+        if len(payees) < 2 or self.count < 2:
+            return
+        rows = list(zip(*(self.columns[i] for i in payees)))
+        named = [{c.strip() for c in cells} - {""} for cells in rows]
+        seen = Counter(value for names in named for value in names)
+        if not seen:
+            return
+        holder, times = seen.most_common(1)[0]
+        if times < HOLDER_SHARE * sum(map(bool, named)):
+            return
+        for index in payees:
+            self.columns[index] = [
+                "" if cell.strip() == holder and any(c.strip() not in ("", holder) for c in cells) else cell
+                for cell, cells in zip(self.columns[index], rows)
+            ]
 
     def _read_uniform(self, text: str, header_line: int | None, layout_for) -> bool:
         """The fast read, for the usual export: nothing quoted, every row as wide as the header, no
@@ -523,6 +577,9 @@ class _Conversion:
         for symbol, code in _SYMBOL_CURRENCY:
             if symbol in amounts:
                 return code
+        for name in self.header:
+            if normalise_header(name) in _LANGUAGE_CURRENCY:
+                return _LANGUAGE_CURRENCY[normalise_header(name)]
         return "EUR" if european else "USD"
 
     def _direction_column(self) -> int | None:
@@ -573,14 +630,17 @@ class _Conversion:
         if day_first is None:
             # Only North America writes month first; a file in pounds or euros is day-first.
             day_first = european or seps.get("amount", seps.get("debit")) == "," or currency not in _MONTH_FIRST
-        distinct_dates = {i: set(self.columns[i]) for i in layout.dates}
+        distinct_dates = {i: dict.fromkeys(self.columns[i]) for i in layout.dates}  # in file order
         date_cols = [(i, infer_date_format(distinct_dates[i], day_first)) for i in layout.dates]
         texts = self._informative_texts()
         columns, count = self.columns, self.count
         result = ParseResult(options.format, [], [], self.errors)
 
-        cur_i = single.get("currency")
+        cur_i, alt_i = single.get("currency"), single.get("amount_alt")
         row_currencies = [v.strip().upper() or None for v in columns[cur_i]] if cur_i is not None else None
+        if alt_i is not None and row_currencies is None and "amount" in single:  # rows paid in the second column's currency
+            alt_code = header_currency(self.header[alt_i])
+            row_currencies = [None if main.strip() else alt_code for main in columns[single["amount"]]]
         money = partial(_money_column, currency=currency, row_currencies=row_currencies)
         direction = self._direction_column()
         if date_cols:
@@ -594,6 +654,9 @@ class _Conversion:
             "posted": posted,
             "amount": self._amounts(money, seps, direction),
         }
+        payees = self._payees(texts)
+        if payees is not None:
+            parsed["payee"] = payees
         if self.card:
             result.warnings.append("charges are written positive and card payments negative: read as a card statement")
         statuses = self._statuses(single.get("status"))
@@ -614,18 +677,34 @@ class _Conversion:
         return result
 
     def _descriptions(self, texts: list[int]) -> list[str]:
-        """Each row's text; a row with none says what it is in its type column (PayPal's
-        `General Card Deposit`), if the file has one."""
-        if not texts:
-            return [""] * self.count
-        if len(texts) == 1:
-            found = per_distinct(squeeze, self.columns[texts[0]])
-        else:
-            found = per_distinct(_join_text, list(zip(*(self.columns[i] for i in texts))))
-        kind = self.layout.single.get("kind")
+        """Each row's text: the bank's original statement text where it keeps one beside its cleaned
+        name (USAA, Mint, Monarch), else the text columns joined; a row with none says what it is in
+        its type column (PayPal's `General Card Deposit`), if the file has one."""
+        found = self._joined(texts)
+        original, kind = self.layout.single.get("original"), self.layout.single.get("kind")
+        if original is not None:
+            found = [squeeze(raw) or text for text, raw in zip(found, self.columns[original])]
         if kind is not None and kind not in texts and "" in found:
             found = [text or squeeze(other) for text, other in zip(found, self.columns[kind])]
         return found
+
+    def _joined(self, texts: list[int]) -> list[str]:
+        if not texts:
+            return [""] * self.count
+        if len(texts) == 1:
+            return per_distinct(squeeze, self.columns[texts[0]])
+        return per_distinct(_join_text, list(zip(*(self.columns[i] for i in texts))))
+
+    def _payees(self, texts: list[int]) -> list[str | None] | None:
+        """The bank's own name for the other party where it keeps one: a payee column (`Merchant`,
+        `Counter Party`), or the cleaned name beside an original statement text. It beats a payee
+        cleaned out of the joined text; rows without one get that later."""
+        sources = [i for i in self.layout.payees if i in texts]
+        if self.layout.single.get("original") is not None:
+            sources = sources or texts
+        if not sources:
+            return None
+        return per_distinct(_party, list(zip(*(self.columns[i] for i in sources))))
 
     def _statuses(self, index: int | None) -> list[str] | None:
         """booked / pending / reverted per row, or None when the file has no status column."""
@@ -639,6 +718,9 @@ class _Conversion:
         single, columns = self.layout.single, self.columns
         amount_i, debit_i, credit_i, fee_i = (single.get(r) for r in ("amount", "debit", "credit", "fee"))
         amounts = money(columns[amount_i], seps["amount"]) if amount_i is not None else [None] * self.count
+        if "amount_alt" in single and None in amounts:
+            alts = money(columns[single["amount_alt"]], seps["amount_alt"])
+            amounts = [alt if amount is None else amount for amount, alt in zip(amounts, alts)]
         if debit_i is None and credit_i is not None and amount_i is None:
             amounts = money(columns[credit_i], seps["credit"])  # a lone `Inflow` column is the signed amount
         elif (debit_i is not None or credit_i is not None) and None in amounts:
@@ -750,9 +832,13 @@ class _Conversion:
                     result.errors.append(RowError(line, "no date", _name(names, date_cols[0][0] if date_cols else None)))
             else:
                 result.errors.append(RowError(line, "no date", _name(names, date_cols[0][0] if date_cols else None)))
-        elif len(raw.split()) > 1 and _WORD.search(raw) and not any(self.columns[c][i].strip() for c in self.money_cols):
+        elif (
+            _WORD.search(raw) and (len(raw.split()) > 1 or not _PENDING.search(raw))
+            and not any(self.columns[c][i].strip() for c in self.money_cols)
+        ):
             # Words where the date goes and no money: a heading or note between the rows
-            # (`Posted Transactions`), not a transaction. (A lone `Pending` is a pending row.)
+            # (`Posted Transactions`, `Kontostand`, `Disclaimer:`), not a transaction. (A lone
+            # `Pending` is a pending row.)
             result.warnings.append(f"line {line}: skipped {squeeze(raw)[:60]!r} (no date, no amount)")
         elif _PENDING.search(raw):
             result.skipped_pending += 1
@@ -806,7 +892,9 @@ class _Conversion:
         accounts = []
         for key, currencies in seen.items():
             own = currencies.most_common(1)[0][0]
-            name, number = (key, None) if self.layout.account_is_name else (None, key)
+            # A value with words is a name (`Chase Sapphire - Ending in 1234`), not an account number.
+            named = self.layout.account_is_name or (_WORD.search(key) and not _IBAN.fullmatch(key.replace(" ", "")))
+            name, number = (key, None) if named else (None, key)
             if info.name:
                 name = info.name if len(seen) == 1 else f"{info.name} {key}"
             accounts.append(ParsedAccount(key, name, kind, info.institution, number, own))
@@ -900,7 +988,7 @@ def _directed(amount, flag: str, sign: int | None):
     return -abs(amount) if not flag else amount
 
 
-def _dates(values: Sequence[str], column: DateColumn, distinct: set[str]) -> list[date | None]:
+def _dates(values: Sequence[str], column: DateColumn, distinct: Iterable[str]) -> list[date | None]:
     """A date per cell, each distinct cell parsed once."""
     for value in distinct:
         column.parse(value)
@@ -930,6 +1018,15 @@ def _join_text(cells: Sequence[str]) -> str:
         if part and not any(part in p for p in parts):
             parts.append(part)
     return " ".join(parts)
+
+
+def _party(cells: Sequence[str]) -> str | None:
+    """The payee among a row's party cells: the first that names someone (an IBAN does not)."""
+    for cell in cells:
+        name = squeeze(cell)
+        if _LETTERS.search(name) and not _IBAN.fullmatch(name.replace(" ", "")):
+            return payee_of(name)
+    return None
 
 
 def _find_date(raws: list[str], date_cols: list[tuple[int, DateColumn]]) -> tuple[str, date | None, int | None]:
