@@ -281,3 +281,10 @@ def test_cash_app_net_amounts_times_with_zones_and_no_account_column() -> None:
         (date(2024, 3, 2), -10150, "Cash Out"),  # after its fee
     ]
     assert [a.name for a in result.accounts] == ["Cash App"]
+
+
+def test_a_file_with_us_banks_header_but_not_its_memos_is_not_called_us_bank() -> None:
+    text = "Date,Transaction,Name,Memo,Amount\n3/4/2024,DEBIT,TIM HORTONS #1234,,-4.56\n3/1/2024,CREDIT,EFT Deposit from ACME INC,PAYROLL,2000.00\n"
+    fmt = choose_format(text, "tangerine.csv")  # Tangerine's export
+    assert fmt.name == "generic_csv"
+    assert [t.amount for t in fmt.parse(text, "tangerine.csv").transactions] == [-456, 200000]

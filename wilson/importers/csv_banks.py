@@ -27,6 +27,7 @@ class Dialect:
     negate: bool = False
     day_first: bool | None = False
     row_shape: re.Pattern[str] | None = field(default=None)  # for files without a header
+    marker: str | None = None  # text the bank's rows carry, for a header another bank writes too
 
     def detect(self, text: str) -> int:
         head_text = head_of(text)
@@ -34,7 +35,7 @@ class Dialect:
             lines = [line for line in head_text.split("\n")[:10] if line.strip()]
             return 90 if lines and all(self.row_shape.match(line) for line in lines) else 0
         found = self._find(head_text)
-        if found is None:
+        if found is None or (self.marker and self.marker not in head_text.casefold()):
             return 0
         return 95 if found[1] else 85
 
@@ -160,6 +161,7 @@ FORMATS = [
         # The memo is mostly `Download from usbank.com.` and the name again: a note, not the text.
         {"Date": "date", "Name": "text", "Memo": "notes", "Transaction": "kind", "Amount": "amount"},
         AccountInfo("U.S. Bank Checking", "checking", "U.S. Bank"),
+        marker="usbank.com",  # Tangerine writes the same header; its memos do not say this
     ),
     Dialect(
         "revolut",
