@@ -127,9 +127,10 @@ def infer_date_format(values: Iterable[str], day_first: bool = False) -> DateCol
                 break  # no later format can read more, and ties go to the earlier one
     if best in (DMY, MDY) and best_count == len(distinct) > 1:
         other = MDY if best is DMY else DMY
-        other_dates = {v: other.parse(v) for v in distinct}
-        if None not in other_dates.values() and _likelier([other_dates[v] for v in ordered], [best_dates[v] for v in ordered]):
-            best, best_dates = other, other_dates
+        if all(map(other.parse, ordered)):  # stops at the first day over 12: the usual case
+            other_dates = {v: other.parse(v) for v in ordered}
+            if _likelier([other_dates[v] for v in ordered], [best_dates[v] for v in ordered]):
+                best, best_dates = other, other_dates
     return DateColumn(best, best_dates)
 
 
