@@ -400,7 +400,7 @@ def test_comdirect_open_rows_footer_balance_and_amount_header_in_euros() -> None
     assert [(t.posted, t.amount) for t in result.transactions] == [(date(2024, 3, 15), -5678), (date(2024, 3, 14), 250000)]
     assert result.skipped_pending == 1  # `offen`: not booked yet
     assert result.accounts[0].currency == "EUR"
-    assert result.warnings == ["line 10: skipped 'Alter Kontostand' (no date, no amount)"]
+    assert result.warnings == ["line 10: skipped 'Alter Kontostand' (a balance line)"]
 
 
 def test_commerzbank_describes_rows_in_its_posting_text_column() -> None:
@@ -533,3 +533,63 @@ def test_a_danish_amount_header_means_kroner() -> None:
 def test_all_ambiguous_dates_read_in_the_order_that_keeps_them_close() -> None:
     westpac = parse("written/westpac.csv")  # `04/03/2024`, `01/03/2024`: 4 and 1 March, not April and January
     assert [t.posted for t in westpac.transactions] == [date(2024, 3, 4), date(2024, 3, 1)]
+
+
+@pytest.mark.parametrize(
+    ("name", "currency", "amounts", "first_text"),
+    [
+        ("written/scotiabank_ca.csv", "USD", [-8745, 210000, -125000, -1695, -425], "POS Purchase LOBLAWS #1234 TORONTO ON"),
+        ("written/fidelity_history.csv", "USD", [245000, -8642, -8999, -47530, 317], "DIRECT DEPOSIT ACME CORP PAYROLL (Cash)"),
+        ("written/mbank_pl.csv", "PLN", [-4567, 520000, -16680, -80000], "ZAKUP PRZY UŻYCIU KARTY BIEDRONKA 1234"),
+        ("written/fio_cz.csv", "CZK", [-123450, 2500000, -230000, -2760], "Nákup: ALBERT 0123, PRAHA"),
+        ("written/nordea_fi.csv", "EUR", [-4567, 250000, -85000, -1290], "K-CITYMARKET HELSINKI"),
+        ("written/nordea_dk.csv", "DKK", [-24567, 2500000, -850000, -9900], "Netto 1234"),
+        ("written/societe_generale.csv", "EUR", [-4567, 250000, -85000, -1999], "CARTE X1234 14/01 CARREFOUR PARIS"),
+        ("written/millennium_bcp.csv", "EUR", [-4567, 250000, -85000, -2990], "COMPRA 1234 CONTINENTE LISBOA"),
+        ("written/ing_pl.csv", "PLN", [-4567, 520000, -80000, -1299], "BIEDRONKA 1234 KRAKÓW"),
+        ("written/mercadopago.csv", "EUR", [-456050, 5250000, -320000, 0, -120000], "Pago Supermercado Coto"),
+        ("written/seb_se.csv", "SEK", [-24567, 2500000, -850000, 15000], "ICA NARA HOLMEN"),
+        ("written/handelsbanken_se.csv", "SEK", [-24567, 2500000, -850000, 15000], "ICA NARA HOLMEN"),
+        ("written/ing_be.csv", "EUR", [-4567, 250000, -85000, -3999], "Paiement Bancontact DELHAIZE BRUXELLES"),
+        ("written/belfius_be.csv", "EUR", [-4567, 250000, -85000, -3999], "BETALING MET DEBETKAART NUMMER"),
+        ("written/hdfc_in.csv", "USD", [-45000, 8500000, -500000, -129900], "UPI-SWIGGY-SWIGGY@ICICI"),  # no currency stated
+    ],
+)
+def test_banks_across_europe_the_americas_and_india(name: str, currency: str, amounts: list[int], first_text: str) -> None:
+    result = parse(name)
+    assert [t.amount for t in result.transactions] == amounts
+    assert result.transactions[0].description.startswith(first_text)
+    assert result.accounts[0].currency == currency
+    assert all(date(2024, 12, 1) <= t.posted <= date(2025, 1, 31) for t in result.transactions)
+
+
+def test_a_card_export_with_refunds_is_still_told_by_its_negative_payments() -> None:
+    bmo = parse("written/bmo_ca_mastercard.csv")  # 2 of 5 rows negative: a payment and a refund
+    assert [t.amount for t in bmo.transactions] == [-4567, -1230, 50000, -8820, 1999]
+    assert bmo.accounts[0].type == "credit_card"
+    nubank = parse("written/nubank_card.csv")  # `Pagamento recebido`
+    assert [t.amount for t in nubank.transactions][:3] == [-4590, -1872, 120000]
+
+
+def test_foreign_spend_columns_are_the_original_amount_only_in_another_currency() -> None:
+    curve = parse("written/curve.csv")  # `Txn Amount (Funding Card)` and `(Foreign Spend)`; DEBIT/REFUND
+    assert [(t.amount, t.original_amount, t.original_currency) for t in curve.transactions] == [
+        (-2345, None, None), (-1280, -1510, "EUR"), (1999, None, None), (-650, None, None),
+    ]
+    revolut = parse("written/revolut_business.csv")  # `Date completed (UTC)`, `Orig amount`, a pending row
+    assert [(t.posted, t.amount, t.pending) for t in revolut.transactions][1] == (date(2025, 1, 7), -5192, False)
+    assert revolut.transactions[-1].pending and revolut.transactions[-1].original_currency == "USD"
+
+
+def test_holds_refused_payments_and_closing_balance_lines() -> None:
+    ing = parse("written/ing_pl.csv")  # a card hold: no amount booked, a blocked amount instead
+    assert (ing.transactions[-1].amount, ing.transactions[-1].pending) == (-1299, True)
+    bnp = parse("written/bnp_fortis_be.csv")  # Statut `Refusé`
+    assert bnp.skipped_reverted == 1 and len(bnp.transactions) == 4
+    nordea = parse("written/nordea_dk.csv")  # `Reserveret` where the date goes
+    assert nordea.skipped_pending == 1
+    mbank = parse("written/mbank_pl.csv")
+    assert mbank.warnings == ["line 30: skipped '#Saldo końcowe' (a balance line)"]
+    lcl = parse_fixture("written/lcl.csv", "inferred_csv")  # no header; the last line is the balance
+    assert [t.amount for t in lcl.transactions] == [-4567, 250000, -85000, -1999]
+    assert lcl.warnings == ["line 5: skipped a closing balance line (a date and an amount, no text)"]

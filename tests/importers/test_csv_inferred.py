@@ -85,11 +85,21 @@ def test_a_header_the_generic_mapper_reads_stays_its() -> None:
     assert choose_format("Date,Description,Amount\n2024-03-01,COFFEE,-4.50\n", "inline.csv").name == "generic_csv"
 
 
-def test_a_header_in_a_language_we_do_not_read_names_the_columns() -> None:
-    """Swedbank: `Valuta` is the currency here (a value date in German), so the generic mapper's
-    reading fails on every row and the columns are read from their cells instead."""
-    result = parse_file(FIXTURES / "written/swedbank.csv")
+def test_a_header_read_wrongly_gives_way_to_the_cells(tmp_path: Path) -> None:
+    """`Valuta` is the currency in Swedish (a value date in German): with no other date column the
+    generic mapper's reading fails on every row, and the columns are read from their cells instead."""
+    path = tmp_path / "konto.csv"
+    path.write_text("Bokf.dag;Valuta;Belopp;Beskrivning\n2024-03-15;SEK;-245,50;ICA KVANTUM\n2024-03-14;SEK;25000,00;ACME AB\n")
+    result = parse_file(path)
     assert result.format == "inferred_csv" and result.errors == []
+    assert [(t.posted, t.amount, t.currency) for t in result.transactions] == [
+        (date(2024, 3, 15), -24550, "SEK"), (date(2024, 3, 14), 2500000, "SEK"),
+    ]
+
+
+def test_swedish_and_polish_headers() -> None:
+    result = parse_file(FIXTURES / "written/swedbank.csv")
+    assert result.errors == []
     assert [(t.posted, t.amount, t.description) for t in result.transactions] == [
         (date(2024, 3, 15), -24550, "ICA KVANTUM"), (date(2024, 3, 14), 2500000, "ACME AB"),
         (date(2024, 3, 13), -10000, "SWISH TILL ANNA"), (date(2024, 3, 12), -40000, "ELLEVIO AB"),

@@ -36,12 +36,16 @@ DELIMITERS = (",", ";", "\t", "|")
 # Within "date" the number is a preference: the booking date beats the transaction date beats
 # the value date, because the booking date is what a statement and an OFX file call "posted".
 _ENGLISH: dict[str, tuple[str, ...]] = {
-    "date:0": ("posting date", "posted date", "post date", "booking date", "date processed", "completed date", "date posted"),
+    "date:0": (
+        "posting date", "posted date", "post date", "booking date", "date processed", "completed date", "date posted",
+        "date completed", "run date",
+    ),
     "date:1": (
         "date", "transaction date", "trans date", "started date", "operation date", "created", "created at", "date created",
         "created date", "created utc", "datetime", "date time", "settle date", "settlement date",
+        "date started", "release date",
     ),
-    "date:2": ("value date", "valuedate"),
+    "date:2": ("value date", "valuedate", "value dat"),
     "payee": (
         "payee", "beneficiary", "payee name", "merchant", "merchant name", "counterparty", "counter party",
         "counterparty name", "counteraccount name", "name", "from", "to", "name of sender receiver",
@@ -49,10 +53,11 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     "text": (
         "description", "details", "memo", "narrative", "particulars", "transaction details",
         "transaction description", "purpose", "extended details", "payment reference",
-        "message for payee", "memo description", "avisierungstext",
+        "message for payee", "memo description", "avisierungstext", "title", "text", "narration", "sub description",
+        "action", "message",
     ),
     "original": ("original description", "original statement", "statement description"),  # beside a bank's cleaned name
-    "amount": ("amount", "transaction amount", "amt", "value", "net", "net amount"),
+    "amount": ("amount", "transaction amount", "amt", "value", "net", "net amount", "txn amount", "transaction net amount"),
     "amount:1": ("gross",),  # PayPal: `Net` is what moved (`Gross` before the fee)
     "debit": ("debit", "debits", "debit amount", "withdrawal", "withdrawals", "withdrawal amount", "paid out", "money out", "outflow", "charge"),
     "credit": ("credit", "credits", "credit amount", "deposit", "deposits", "deposit amount", "paid in", "money in", "inflow", "payment"),
@@ -60,8 +65,8 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
         "d k", "d c", "dr cr", "cr dr", "debit credit", "credit debit", "c d", "credit debit indicator",
         "debit credit indicator", "dr cr indicator", "cr dr indicator", "debit or credit", "credit or debit", "direction",
     ),
-    "balance": ("balance", "running bal", "running balance", "runningbalance", "closing balance"),
-    "currency": ("currency", "ccy", "currency code"),
+    "balance": ("balance", "running bal", "running balance", "runningbalance", "closing balance", "partial balance"),
+    "currency": ("currency", "ccy", "currency code", "txn currency", "payment currency"),
     "account:0": ("account name",),
     "account:1": ("account", "account no", "account number"),
     "bank_id": ("reference", "reference number", "reference no", "transaction id", "transaction reference", "id", "fitid"),
@@ -69,33 +74,37 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     "subcategory": ("subcategory", "sub category"),
     "status": ("status", "state"),
     "notes": ("notes", "note"),
-    "kind": ("type", "transaction type"),
-    "original_amount": ("original amount", "foreign amount", "amount in original currency", "local amount"),
-    "original_currency": ("original currency", "foreign currency", "local currency"),
+    "kind": ("type", "transaction type", "type of transaction"),
+    "original_amount": ("original amount", "foreign amount", "amount in original currency", "local amount", "orig amount"),
+    "original_currency": ("original currency", "foreign currency", "local currency", "orig currency"),
 }
 _OTHER: dict[str, tuple[str, ...]] = {
     "date:0": ("buchungstag", "buchungsdatum", "datum zauctovani", "boekingsdatum", "date comptable", "fecha contable", "datum verrekening",
-               "data contabile"),
+               "data contabile", "bokforingsdatum", "bokforingsdag", "bogforingsdato", "reskontradatum", "kirjauspaiva",
+               "data lancamento", "data ksiegowania", "date d execution"),
     "date:1": ("datum", "tranzakcio datuma", "datum provedeni", "transaktionsdatum", "belegdatum", "date operation", "date de l operation", "fecha", "data",
-               "dato", "datum verrichting", "datum der transaktion", "fecha operacion"),
+               "dato", "datum verrichting", "data operacji", "data transakcji", "transaktionsdag", "datum der transaktion", "fecha operacion"),
     "date:2": (
         "valuta", "valutadatum", "wertstellung", "wertstellungsdatum", "date de valeur", "erteknap", "rentedatum", "valutadag",
-        "fecha valor", "data valuta",
+        "fecha valor", "data valuta", "data waluty",
     ),
     "payee": (
         "empfanger", "empfaenger", "zahlungsempfanger", "zahlungsempfaenger", "auftraggeber empfanger",
         "auftraggeber empfaenger", "auftraggeber begunstigter", "auftraggeber beguenstigter", "begunstigter auftraggeber", "empfanger auftraggeber",
         "empfaenger auftraggeber", "beguenstigter zahlungspflichtiger", "begunstigter zahlungspflichtiger",
         "name zahlungsbeteiligter", "auftraggeber", "naam tegenpartij", "tegenpartij", "partner neve",
-        "nazev protiuctu", "beneficiaire", "tiers", "handelaar", "commercant", "naam omschrijving",
+        "nazev protiuctu", "beneficiaire", "tiers", "handelaar", "commercant", "naam omschrijving", "nom de la contrepartie",
+        "naam tegenpartij bevat", "dane kontrahenta", "maksaja", "maksunsaaja", "nimi", "afsender", "modtager", "navn",
     ),
     "text": (
         "verwendungszweck", "beschreibung", "omschrijving", "vrije mededeling", "mededelingen", "libelle",
         "libelle operation", "zprava", "reszletek", "kozlemeny", "descripcion", "concepto", "descrizione", "causale",
-        "toelichting", "zahlungsreferenz", "tekst", "rubrik", "buchungsdetails",
+        "toelichting", "zahlungsreferenz", "tekst", "rubrik", "buchungsdetails", "text mottagare", "libelles",
+        "details du mouvement", "detail de l ecriture", "transactie", "communication", "descricao", "opis operacji", "tytul",
+        "zprava pro prijemce", "otsikko", "beskrivelse", "poznamka", "beskrivning", "opis transakcji",
     ),
     "amount": ("betrag", "bedrag", "montant", "importe", "importo", "belopp", "summe", "umsatz", "zauctovana castka", "tranzakcio osszege", "castka", "kwota",
-               "belob", "belop"),
+               "belob", "belop", "objem", "maara", "montant de l operation", "montante", "kwota transakcji"),
     "debit": (
         "soll", "belastung", "ausgang", "ausgabe", "debet", "af", "sortie", "betrag soll", "ausgehend", "betrag ausgehend",
         "rechnungsbetrag ausgehend", "addebiti", "uscite", "cargo", "cargos", "lastschrift",
@@ -105,18 +114,28 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "betrag eingehend", "rechnungsbetrag eingehend", "accrediti", "entrate", "abono", "abonos",
     ),
     "direction": ("soll haben", "s h", "bevetel kiadas", "af bij", "debet credit"),
-    "balance": ("saldo", "kontostand", "solde", "egyenleg", "saldo nach buchung", "verfugbares guthaben"),
-    "currency": ("waehrung", "wahrung", "munt", "zahlungswahrung", "monn", "devise", "mena uctu", "mena", "tranzakcio devizaneme", "devizanem", "divisa"),
+    "balance": (
+        "saldo", "kontostand", "solde", "egyenleg", "saldo nach buchung", "verfugbares guthaben", "saldo po operacji",
+        "saldo po transakcji", "bokfort saldo",
+    ),
+    "currency": (
+        "waehrung", "wahrung", "munt", "zahlungswahrung", "monn", "devise", "mena uctu", "mena", "tranzakcio devizaneme",
+        "devizanem", "divisa", "devise du compte", "devies", "waluta", "valuutta",
+    ),
     "account:-1": ("auftragskonto",),
     "account:0": ("kontoname",),
-    "account:1": ("konto", "rekening", "rekeningnummer", "produit", "cislo uctu", "szamlaszam"),
+    "account:1": ("konto", "rekening", "rekeningnummer", "produit", "cislo uctu", "szamlaszam", "numero de compte", "rachunek"),
     "account:2": ("kontonummer",),
     "bank_id": ("id transakce", "n de transaction", "transaktions id", "transaktionsreferenz", "referenz"),
     "category": ("kategorie", "categorie", "categoria", "kategoria"),
     "subcategory": ("unterkategorie", "sous categorie"),
     "status": ("info", "buchungsstatus", "statut"),
-    "notes": ("notiz", "poznamka", "bemerkung"),
-    "kind": ("transaktionstyp", "buchungstext", "mutatiesoort", "typ transakce", "tranzakcio tipusa", "umsatzart", "vorgang", "type d operation"),
+    "notes": ("notiz", "bemerkung"),
+    "hold": ("kwota blokady zwolnienie blokady",),  # ING PL: a card hold, with no amount booked yet
+    "kind": (
+        "transaktionstyp", "buchungstext", "mutatiesoort", "typ transakce", "tranzakcio tipusa", "umsatzart", "vorgang",
+        "type d operation", "type de transaction", "tipo", "typ", "szczegoly", "typ transakcji",
+    ),
     "original_amount": (
         "originalbetrag", "ursprunglicher betrag", "betrag in fremdwahrung", "fremdwahrungsbetrag",
         "puvodni castka a mena", "montant en devise", "oorspr bedrag", "oorspronkelijk bedrag",
@@ -128,25 +147,32 @@ _PATTERNS = (
 )
 _NAME_ACCOUNT_ROLES = ("kontoname", "account name")
 
-CARD_POSITIVE_SHARE = 0.7  # of a file's rows that must be positive before its payments are checked
+CARD_POSITIVE_SHARE = 0.5  # of a file's rows that must be positive before its payments are checked (refunds are negative too)
 # How a card statement names the holder's payment; the bank side says `CARD AUTOPAY`, `EPAYMENT`.
-_CARD_PAYMENT = re.compile(r"payment.{0,24}thank\s*you|payment received", re.I)
+_CARD_PAYMENT = re.compile(
+    r"payment.{0,24}thank\s*you|payment received|pagamento rece?bido|pago recibido|paiement re[cç]u|zahlung erhalten|"
+    r"betaling ontvangen|pagamento ricevuto",
+    re.I,
+)
 HOLDER_SHARE = 0.8  # of the rows naming parties that must name one person for it to be the holder
 DIRECTION_SHARE = 0.95  # of a column's filled cells that must be direction words for it to count as D/C flags
 DIRECTION_WORDS = {
     "d": -1, "dr": -1, "debit": -1, "s": -1, "soll": -1, "outflow": -1, "kiadas": -1, "withdrawal": -1, "-": -1, "af": -1, "debet": -1,
     "c": 1, "k": 1, "cr": 1, "credit": 1, "h": 1, "haben": 1, "inflow": 1, "bevetel": 1, "deposit": 1, "+": 1, "bij": 1,
     "i": 1, "in": 1, "o": -1, "out": -1,  # In/Out flags
+    "refund": 1, "debito": -1, "débito": -1, "credito": 1, "crédito": 1,
 }
 _WORD = re.compile(r"[^\W\d_]{4,}")
-_LETTERS = re.compile(r"[^\W\d_]{2,}")
+_A_LETTER = re.compile(r"[^\W\d_]")
 _IBAN = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}")
-_PENDING = re.compile(r"pending|vorgemerkt|authori[sz]|in bearbeitung|en attente|nicht gebucht|ausstehend|^offen$", re.I)
-_REVERTED = re.compile(r"revert|declin|fail|cancel|storn|abgelehnt|reject|void", re.I)
+_PENDING = re.compile(
+    r"pending|vorgemerkt|authori[sz]|in bearbeitung|en attente|nicht gebucht|ausstehend|^offen$|^reserve|^varaus", re.I
+)
+_REVERTED = re.compile(r"revert|declin|fail|cancel|storn|abgelehnt|reject|void|refus|rechaz|rifiut|geweigerd|afgewezen|odrzuc", re.I)
 _SUMMARY = re.compile(
     r"(opening|closing|beginning|ending|starting|previous|new) balance\b|turnover$|anfangssaldo|endsaldo|"
     r"schlusssaldo|saldo (alt|neu|anfang|ende)|solde (initial|final|precedent|au)|kontostand (alt|neu|vom|am)|"
-    r"(alter|neuer) kontostand",
+    r"(alter|neuer) kontostand|#?saldo (koncowe|końcowe|poczatkowe|początkowe)",
     re.I,
 )
 _DECISIVE = re.compile(r"[.,]\d{1,2}(?!\d)|\d[.,]\d{3}[.,]")
@@ -162,7 +188,7 @@ _CURRENCY_CODES = frozenset(  # the ISO 4217 codes bank exports commonly carry
 _LANGUAGE_CURRENCY = {"belob": "DKK", "belop": "NOK", "belopp": "SEK", "kwota": "PLN", "castka": "CZK", "zauctovana castka": "CZK"}
 _SORT_CODE_ACCOUNT = re.compile(r"\d\d-?\d\d-?\d\d[\s-]+\d{6,8}")  # `20-32-06 13152170`, `123456-12345678`
 _MONTH_FIRST = ("USD", "CAD", "PHP")  # currencies whose banks commonly write dates month first
-MONEY_ROLES = ("amount", "debit", "credit", "balance", "fee", "original_amount", "amount_alt")
+MONEY_ROLES = ("amount", "debit", "credit", "balance", "fee", "original_amount", "amount_alt", "hold")
 _CODED_AMOUNT = re.compile(r"([A-Z]{3})\$")  # RBC's `CAD$` and `USD$` columns: amounts in that currency
 _PLAIN = {
     ".": re.compile(r"(-?)(\d{1,15})(?:\.(\d{1,6}))?"),
@@ -177,7 +203,7 @@ _NOT_CSV = re.compile(r"^\s*(<\?xml|<OFX|OFXHEADER|!Type:|!Account|!Option)", re
 
 def normalise_header(name: str) -> str:
     """Lower case, no accents, no parentheses, punctuation as single spaces: one key per spelling."""
-    name = name.lower().replace("ß", "ss").replace("ø", "o").replace("æ", "ae")  # letters NFKD keeps whole
+    name = name.lower().replace("ß", "ss").replace("ø", "o").replace("æ", "ae").replace("ł", "l")  # letters NFKD keeps whole
     text = unicodedata.normalize("NFKD", _PARENTHETICAL.sub(" ", name))
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     return " ".join(re.sub(r"[^a-z0-9]+", " ", text).split())
@@ -203,11 +229,13 @@ def classify(header: str) -> tuple[str, int, bool] | None:
         return "amount", 0, False
     key = normalise_header(header)
     hit = _LOOKUP.get(key)
-    if hit is not None and hit[0] == "amount":
-        for inner in _PARENTHETICAL.findall(header):  # Kiwibank's `Amount (credit)` beside `Amount`
-            side = _LOOKUP.get(normalise_header(inner))
-            if side and side[0] in ("debit", "credit"):
-                return side
+    if hit is not None and hit[0] in ("amount", "currency"):
+        for inner in map(normalise_header, _PARENTHETICAL.findall(header)):
+            side = _LOOKUP.get(inner)
+            if hit[0] == "amount" and side and side[0] in ("debit", "credit"):
+                return side  # Kiwibank's `Amount (credit)` beside `Amount`
+            if "foreign" in inner.split():  # Curve's `Txn Amount (Foreign Spend)` beside the card's
+                return "original_" + hit[0], hit[1], hit[2]
     if hit is None:
         for pattern, role in _PATTERNS:
             if pattern.fullmatch(key):
@@ -431,9 +459,12 @@ class _Conversion:
                 self.columns[index] = [cell[1:] if cell.startswith("'") else cell for cell in column]
 
     def _drop_holder(self) -> None:
-        """Blank the account holder's own name in party columns (`From`/`To`, `Auftraggeber`/
-        `Empfänger`): it is on most rows, beside the other party, and names nobody the money went to."""
+        """Blank party cells that name nobody: account numbers and IBANs (Nordea writes the payer's),
+        and the account holder's own name in a pair of party columns (`From`/`To`, `Auftraggeber`/
+        `Empfänger`), which is on most rows beside the other party."""
         payees = self.layout.payees
+        for index in payees:
+            self.columns[index] = per_distinct(_name_or_blank, self.columns[index])
         if len(payees) < 2 or self.count < 2:
             return
         rows = list(zip(*(self.columns[i] for i in payees)))
@@ -660,12 +691,14 @@ class _Conversion:
         if self.card:
             result.warnings.append("charges are written positive and card payments negative: read as a card statement")
         statuses = self._statuses(single.get("status"))
+        if "hold" in single and None in parsed["amount"]:
+            statuses = self._holds(parsed["amount"], money(columns[single["hold"]], seps["hold"]), statuses)
         kept = self._settle(result, parsed, statuses, date_cols, texts)
         if statuses is not None and "pending" in statuses:
             parsed["pending"] = [status == "pending" for status in statuses]
         if row_currencies is not None:
             parsed["currency"] = row_currencies
-        self._extras(parsed, money, seps, direction)
+        self._extras(parsed, money, seps, direction, currency)
         if "account_key" in parsed and not all(map(parsed["account_key"].__getitem__, kept)):
             # A file's own-account column is filled on every row; one left blank on some (card
             # payments) holds the counterparty's account number (DKB's "Kontonummer" next to "BLZ").
@@ -705,6 +738,14 @@ class _Conversion:
         if not sources:
             return None
         return per_distinct(_party, list(zip(*(self.columns[i] for i in sources))))
+
+    def _holds(self, amounts: list, holds: list, statuses: list[str] | None) -> list[str]:
+        """A row with no amount but a card hold is pending for the held amount (in place)."""
+        statuses = list(statuses) if statuses is not None else ["booked"] * self.count
+        for i, (amount, hold) in enumerate(zip(amounts, holds)):
+            if amount is None and hold.__class__ is int:
+                amounts[i], statuses[i] = hold, "pending"
+        return statuses
 
     def _statuses(self, index: int | None) -> list[str] | None:
         """booked / pending / reverted per row, or None when the file has no status column."""
@@ -751,7 +792,7 @@ class _Conversion:
         payments (`AUTOPAY PAYMENT - THANK YOU`) are all negative. A bank account's rows are
         mostly negative, and a card that signs charges negative has positive payments."""
         signed = [a for a in amounts[:2000] if a.__class__ is int and a]  # a sample decides cheaply
-        if not signed or sum(a > 0 for a in signed) < CARD_POSITIVE_SHARE * len(signed):
+        if not signed or sum(a > 0 for a in signed) <= CARD_POSITIVE_SHARE * len(signed):
             return False
         texts = [self.columns[i] for i in self.layout.texts]
         paid = per_distinct(_CARD_PAYMENT.search, list(map(" ".join, zip(*texts)))) if texts else []
@@ -781,6 +822,15 @@ class _Conversion:
         summaries = {text for text in set(descriptions) if _SUMMARY.match(text)}
         if summaries:
             suspects.update(i for i, text in enumerate(descriptions) if text in summaries)
+        # A last row with a date and money and nothing else, under rows that all have text, is the
+        # statement's closing balance (LCL), not a transaction.
+        closing = self.count - 1 if self.count >= 3 and descriptions[-1] == "" and "" not in descriptions[:-1] else None
+        if closing is not None:
+            bare = set(self.money_cols) | {index for index, _ in date_cols}
+            if any(column[closing].strip() for index, column in enumerate(self.columns) if index not in bare):
+                closing = None
+        if closing is not None:
+            suspects.add(closing)
         if set(map(type, amounts)) != {int}:
             suspects.update(i for i, amount in enumerate(amounts) if amount.__class__ is not int)
         if not suspects:
@@ -801,6 +851,8 @@ class _Conversion:
                 pass
             elif _SUMMARY.match(description):
                 pass
+            elif i == closing:
+                result.warnings.append(f"line {line}: skipped a closing balance line (a date and an amount, no text)")
             elif amounts[i] is None:
                 errors.append(RowError(line, "no amount", amount_name))
             elif amounts[i].__class__ is not int:
@@ -832,6 +884,8 @@ class _Conversion:
                     result.errors.append(RowError(line, "no date", _name(names, date_cols[0][0] if date_cols else None)))
             else:
                 result.errors.append(RowError(line, "no date", _name(names, date_cols[0][0] if date_cols else None)))
+        elif _SUMMARY.match(raw.lstrip("# ")):
+            result.warnings.append(f"line {line}: skipped {squeeze(raw)[:60]!r} (a balance line)")  # mBank's `#Saldo końcowe`
         elif (
             _WORD.search(raw) and (len(raw.split()) > 1 or not _PENDING.search(raw))
             and not any(self.columns[c][i].strip() for c in self.money_cols)
@@ -847,7 +901,8 @@ class _Conversion:
         return False
 
     def _extras(
-        self, parsed: dict[str, list], money: Callable[[Sequence[str], str], list], seps: dict[str, str], direction: int | None
+        self, parsed: dict[str, list], money: Callable[[Sequence[str], str], list], seps: dict[str, str],
+        direction: int | None, currency: str,
     ) -> None:
         """The columns beyond date, text and amount: balance, bank id, category, notes, account, and
         a foreign-currency original amount."""
@@ -874,8 +929,11 @@ class _Conversion:
         orig_i, orig_cur_i = single.get("original_amount"), single.get("original_currency")
         if orig_i is not None:
             codes = columns[orig_cur_i] if orig_cur_i is not None else [""] * self.count
-            originals = [_original(raw.strip(), code.strip(), seps["original_amount"], amount)
-                         for raw, code, amount in zip(columns[orig_i], codes, parsed["amount"])]
+            own = parsed.get("currency") or [None] * self.count
+            originals = [
+                _original(raw.strip(), code.strip(), seps["original_amount"], amount, row or currency)
+                for raw, code, amount, row in zip(columns[orig_i], codes, parsed["amount"], own)
+            ]
             parsed["original_amount"] = [value for value, _ in originals]
             parsed["original_currency"] = [code for _, code in originals]
         if single.get("account") is not None:
@@ -1011,20 +1069,30 @@ def _name(names: list[str], index: int | None) -> str | None:
 
 
 def _join_text(cells: Sequence[str]) -> str:
-    """Several text columns as one description, skipping a part an earlier one already holds."""
+    """Several text columns as one description, without a part another one holds or starts with
+    (Société Générale's `Libellé` is the start of its `Détail de l'écriture`)."""
     parts: list[str] = []
     for cell in cells:
         part = squeeze(cell)
         if part and not any(part in p for p in parts):
-            parts.append(part)
+            starts = [i for i, p in enumerate(parts) if part.startswith(p)]
+            if starts:
+                parts[starts[0]] = part
+            else:
+                parts.append(part)
     return " ".join(parts)
+
+
+def _name_or_blank(cell: str) -> str:
+    """A party cell as it is, or blank when it holds an account number or IBAN instead of a name."""
+    return cell if _A_LETTER.search(cell) and not _IBAN.fullmatch(cell.replace(" ", "")) else ""
 
 
 def _party(cells: Sequence[str]) -> str | None:
     """The payee among a row's party cells: the first that names someone (an IBAN does not)."""
     for cell in cells:
-        name = squeeze(cell)
-        if _LETTERS.search(name) and not _IBAN.fullmatch(name.replace(" ", "")):
+        name = squeeze(_name_or_blank(cell))
+        if name:
             return payee_of(name)
     return None
 
@@ -1041,12 +1109,15 @@ def _status(value: str) -> str:
     return "pending" if _PENDING.search(value) else "reverted" if _REVERTED.search(value) else "booked"
 
 
-def _original(raw: str, raw_currency: str, sep: str, amount) -> tuple[int | None, str | None]:
-    """Foreign-currency amount: the cell may carry its code (`12.50 USD`); the sign follows the row."""
+def _original(raw: str, raw_currency: str, sep: str, amount, currency: str) -> tuple[int | None, str | None]:
+    """Foreign-currency amount: the cell may carry its code (`12.50 USD`); the sign follows the row.
+    None when it is in the row's own currency (Curve fills it on every row)."""
     if not raw or amount.__class__ is not int:
         return None, None
     found = _CURRENCY_IN_TEXT.search(raw_currency.upper()) or _CURRENCY_IN_TEXT.search(raw)
     code = found.group(1) if found else None
+    if code == currency.upper():
+        return None, None
     try:
         value = abs(_minor(raw, sep, exponent(code), code))
     except AmountError:
