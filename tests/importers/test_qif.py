@@ -180,3 +180,15 @@ def test_month_name_dates_some_writers_use() -> None:
         assert [(t.posted, t.amount) for t in result.transactions] == [(date(2024, 1, 5), -1234)], raw
     bad = QIF.parse("!Type:Bank\nDFoo 5, 2024\nT-12.34\n^\n", "inline.qif")
     assert [str(e) for e in bad.errors] == ["line 2, column D: invalid date 'Foo 5, 2024'"]
+
+
+def test_all_ambiguous_dates_are_read_in_the_order_that_keeps_them_close() -> None:
+    result = QIF.parse((FIXTURES / "written/uk_early_month.qif").read_text(), "uk.qif")  # 02/01/2024 ... 11/01/2024
+    assert [t.posted.isoformat() for t in result.transactions] == [
+        "2024-01-02", "2024-01-03", "2024-01-05", "2024-01-08", "2024-01-10", "2024-01-11",
+    ]
+
+
+def test_an_apostrophe_year_that_would_be_years_ahead_is_the_1900s() -> None:
+    result = QIF.parse("!Type:Bank\nD12/31'99\nT-1.00\n^\nD1/ 5' 4\nT-2.00\n^\n", "q.qif")
+    assert [t.posted for t in result.transactions] == [date(1999, 12, 31), date(2004, 1, 5)]

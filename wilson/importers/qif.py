@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_EVEN, Decimal
 
-from wilson.importers.dates import D_MON_Y, MON_D_Y
+from wilson.importers.dates import D_MON_Y, DMY, MON_D_Y, infer_date_format
 from wilson.importers.model import ParsedAccount, ParsedSplit, ParsedTransaction, ParseResult, RowError, payee_of
 from wilson.money import AmountError, format_minor, guess_decimal_separator, parse_amount, to_minor
 
@@ -55,8 +55,9 @@ def _lines(text: str) -> list[str]:
 
 
 def _date_order(lines: list[str]) -> str:
-    """`MDY` or `DMY`: the file's `!Option`, else what its dates prove, else by separator."""
-    day_first = month_first = dots = 0
+    """`MDY` or `DMY`: the file's `!Option`, else what its dates show, read as a CSV date column is
+    (a day over 12; else the order that keeps them close and in sequence), else by separator."""
+    dates, dots = [], 0
     for line in lines:
         upper = line.strip().upper()
         if upper in ("!OPTION:MDY", "!OPTION:DMY"):
@@ -66,13 +67,22 @@ def _date_order(lines: list[str]) -> str:
         m = _DATE.fullmatch(line[1:].strip())
         if not m or len(m[1]) == 4:
             continue
-        first, second = int(m[1]), int(m[3])
-        day_first += first > 12
-        month_first += second > 12
+        dates.append(f"{m[1]}/{m[3]}/{_year(m)}")
         dots += m[2] == "."
-    if day_first != month_first:
-        return "DMY" if day_first > month_first else "MDY"
-    return "DMY" if dots else "MDY"
+    if not dates:
+        return "MDY"
+    return "DMY" if infer_date_format(dates, day_first=bool(dots)).format is DMY else "MDY"
+
+
+def _year(m: re.Match[str]) -> int:
+    """Quicken writes `'` for years from 2000 on and `/` for the 1900s; a two-digit year with no
+    such mark, or one the mark would put years ahead (`'99`), follows the pivot."""
+    year = int(m[5])
+    if len(m[5]) > 2:
+        return year
+    if m[4] == "'" and year + 2000 <= date.today().year + 1:
+        return year + 2000
+    return year + (2000 if year < _CENTURY_PIVOT else 1900)
 
 
 def _parse_date(raw: str, order: str) -> date:
@@ -82,15 +92,11 @@ def _parse_date(raw: str, order: str) -> date:
         if named is None:
             raise ValueError(f"not a date: {raw!r}")
         return named
-    a, b, year_text = m[1], m[3], m[5]
+    a, b = m[1], m[3]
     if len(a) == 4:  # ISO: year first
-        return date(int(a), int(b), int(year_text))
-    year = int(year_text)
-    if len(year_text) <= 2:
-        # Quicken writes `'` for years from 2000 on, `/` for the 1900s.
-        year += 2000 if m[4] == "'" or year < _CENTURY_PIVOT else 1900
+        return date(int(a), int(b), int(m[5]))
     month, day = (int(a), int(b)) if order == "MDY" else (int(b), int(a))
-    return date(year, month, day)
+    return date(_year(m), month, day)
 
 
 def _category(raw: str) -> tuple[str | None, str | None]:
