@@ -199,3 +199,30 @@ def test_amounts_with_a_thousands_separator_as_some_european_banks_write_them() 
     assert result.errors == [] and result.transactions[0].amount == -123456
     bad = OFX.parse(text.replace(f"<TRNAMT>{first}", "<TRNAMT>12 EUR", 1), "bad.ofx")
     assert [e.column for e in bad.errors] == ["TRNAMT"]
+
+
+def test_the_declared_charset_decodes_the_file() -> None:
+    sgml = parse("written/charset_1252.ofx")  # `CHARSET:1252`: cp1250 would read È and Ì as Č and Ě
+    assert sgml.transactions[0].description.startswith("BAR CAFFÈ CENTRALE FORLÌ")
+    xml = parse("written/xml_windows1252.ofx")  # `<?xml ... encoding="windows-1252"?>`
+    assert "MARTEDÌ" in xml.transactions[0].description
+
+
+def test_the_banks_error_is_passed_on() -> None:
+    with pytest.raises(ImportRefused, match=r"the bank answered with an error instead of a statement \(2000: Account information not available\)"):
+        parse_file(FIXTURES / "written/server_error.ofx")
+    partial = parse("written/one_statement_failed.qfx")  # the checking request failed, the card one did not
+    assert len(partial.transactions) == 2
+    assert partial.warnings == ["the bank could not send one statement (2003: Account not found); it is not in the file"]
+    mixed = parse("written/bank_and_investment.qfx")
+    assert len(mixed.transactions) == 1
+    assert mixed.warnings == ["skipped the investment statement: Wilson imports bank and credit-card statements"]
+
+
+def test_one_account_id_in_two_currencies_is_two_accounts() -> None:
+    result = parse("written/one_id_two_currencies.ofx")
+    assert [(a.key, a.number, a.currency) for a in result.accounts] == [
+        ("P12345678", "P12345678", "EUR"), ("P12345678 USD", "P12345678", "USD"),
+    ]
+    assert [(t.account_key, t.amount) for t in result.transactions] == [("P12345678", -1000), ("P12345678 USD", -50000)]
+

@@ -422,3 +422,43 @@ def test_pending_rows_that_carry_the_running_balance_are_part_of_its_chain(tmp_p
     with Ledger() as ledger:
         summary = import_file(ledger, write(tmp_path, "paypal.csv", body, header=""))
     assert (summary.added, summary.pending_added, summary.warnings) == (2, 2, [])
+
+
+def test_a_row_the_bank_re_dated_is_known_by_its_fitid(tmp_path: Path) -> None:
+    january, february = tmp_path / "jan.ofx", tmp_path / "feb.ofx"
+    january.write_text(ofx([("20250130", "-42.10", "202501300042", "BOOKSHOP")]))
+    february.write_text(ofx([("20250131", "-42.10", "202501300042", "BOOKSHOP"), ("20250203", "-9.00", "F2", "CAFE")]))
+    with Ledger() as ledger:
+        import_file(ledger, january)
+        later = import_file(ledger, february)
+        assert (later.added, later.duplicates) == (1, 1)
+
+
+def test_corrections_replace_and_delete_rows_and_undo_restores_them(tmp_path: Path) -> None:
+    before, corrected = tmp_path / "before.ofx", tmp_path / "corrected.ofx"
+    before.write_text(ofx([("20250105", "-50.00", "T100", "GROCERY"), ("20250106", "-9.99", "T099", "NETFLIX")]))
+    corrected.write_text(OFX_TEMPLATE.format(rows=(
+        "<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20250105<TRNAMT>-55.00<FITID>T101<CORRECTFITID>T100<CORRECTACTION>REPLACE<NAME>GROCERY</STMTTRN>"
+        "<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20250106<TRNAMT>-9.99<FITID>T102<CORRECTFITID>T099<CORRECTACTION>DELETE<NAME>NETFLIX</STMTTRN>"
+        "<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20250107<TRNAMT>-1.00<FITID>T103<NAME>GUM</STMTTRN>"
+        "<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20250107<TRNAMT>-2.00<FITID>T104<CORRECTFITID>T103<CORRECTACTION>REPLACE<NAME>GUM</STMTTRN>"
+    )))
+    with Ledger() as ledger:
+        import_file(ledger, before)
+        summary = import_file(ledger, corrected)
+        assert (summary.added, summary.corrected) == (2, 2)  # T101 and T104; T100 and T099 gone, T103 never booked
+        assert [(r["description"], r["amount"]) for r in rows(ledger)] == [("GROCERY", -5500), ("GUM", -200)]
+        undo_batch(ledger, summary.batch_id)
+        assert sorted((r["description"], r["amount"]) for r in rows(ledger)) == [("GROCERY", -5000), ("NETFLIX", -999)]
+
+
+def test_one_account_id_in_another_currency_gets_its_own_account(tmp_path: Path) -> None:
+    euros, dollars = tmp_path / "eur.ofx", tmp_path / "usd.ofx"
+    euros.write_text(ofx([("20250105", "-5.00", "E1", "CAFE")]).replace("<CURDEF>USD", "<CURDEF>EUR"))
+    dollars.write_text(ofx([("20250106", "-7.00", "U1", "DINER")]))
+    with Ledger() as ledger:
+        import_file(ledger, euros)
+        import_file(ledger, dollars)
+        accounts = ledger.query("SELECT name, currency, number FROM accounts ORDER BY id")
+        assert [(a["currency"], a["number"]) for a in accounts] == [("EUR", "555123"), ("USD", "555123")]
+        assert ledger.query("SELECT currency FROM transactions ORDER BY id") == [{"currency": "EUR"}, {"currency": "USD"}]

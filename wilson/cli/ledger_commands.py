@@ -120,6 +120,7 @@ def _print_summary(summary) -> None:  # type: ignore[no-untyped-def]
     )
     click.echo(f"  dates {summary.first_date} … {summary.last_date}"
                + (f", transfers linked {summary.transfers_linked}" if summary.transfers_linked else "")
+               + (f", corrected by the bank {summary.corrected}" if summary.corrected else "")
                + (f", categorised {summary.categorized}" if summary.categorized else "")
                + (f", batch {summary.batch_id} (undo: wilson import --undo {summary.batch_id})" if summary.batch_id else ""))
     for line in summary.skipped_bad:

@@ -442,6 +442,7 @@ class _Conversion:
         self.errors: list[RowError] = []
         self.refused: dict[int, RowError] = {}
         self.card = False  # set when the rows show a card statement that writes charges positive
+        self.currency_guessed = False  # set when the file states no currency
         # Only a file with a 64 KB stretch free of line breaks can hold a row that long (give or take
         # quoted line breaks, which the 4 KB description check still catches); most files skip the check.
         self.check_sizes = has_long_line(text, MAX_ROW_CHARS)
@@ -608,6 +609,7 @@ class _Conversion:
         for symbol, code in _SYMBOL_CURRENCY:
             if symbol in amounts:
                 return code
+        self.currency_guessed = True
         for name in self.header:
             if normalise_header(name) in _LANGUAGE_CURRENCY:
                 return _LANGUAGE_CURRENCY[normalise_header(name)]
@@ -955,7 +957,7 @@ class _Conversion:
             name, number = (key, None) if named else (None, key)
             if info.name:
                 name = info.name if len(seen) == 1 else f"{info.name} {key}"
-            accounts.append(ParsedAccount(key, name, kind, info.institution, number, own))
+            accounts.append(ParsedAccount(key, name, kind, info.institution, number, own, not self.currency_guessed))
         return accounts
 
     def _preamble_name(self) -> str | None:

@@ -150,6 +150,7 @@ class ParsedAccount:
     institution: str | None = None
     number: str | None = None  # the bank's account number/id when the file gives one
     currency: str = "USD"
+    currency_stated: bool = True  # False when the file names none and `currency` is a guess
     balance: int | None = None  # statement (ledger) balance, minor units
     balance_date: date | None = None
 
@@ -174,6 +175,7 @@ class ParseResult:
     warnings: list[str] = field(default_factory=list)  # balance mismatches and the like
     skipped_pending: int = 0  # pending rows the parser dropped (if it does not keep them flagged)
     skipped_reverted: int = 0  # reverted/declined/cancelled rows, never booked
+    superseded: list[tuple[str, str]] = field(default_factory=list)  # (account key, bank id) an OFX correction replaces or deletes
 
 
 class ImportRefused(Exception):

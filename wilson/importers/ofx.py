@@ -191,13 +191,25 @@ class _OfxParser:
         for fi in root.find_all(frozenset({"FI"})):
             institution = fi.value("ORG") or institution
         statements = root.find_all(_STATEMENTS)
+        investment = root.find_all(frozenset({"INVSTMTRS"}))
+        failures = [  # the bank's own word on a request it could not answer: `2003: Account not found`
+            f"{status.value('CODE') or '?'}: {status.value('MESSAGE') or 'no message'}"
+            for status in root.find_all(frozenset({"STATUS"}))
+            if (status.value("SEVERITY") or "").upper() == "ERROR"
+        ]
         if not statements:
-            investment = root.find_all(frozenset({"INVSTMTRS"}))
+            if failures:
+                raise ImportRefused(self.source, f"the bank answered with an error instead of a statement ({'; '.join(failures)})")
             what = "an investment statement, which Wilson does not import" if investment else "no bank or credit-card statement"
             raise ImportRefused(self.source, f"the OFX file holds {what}")
+        self.result.warnings += [f"the bank could not send one statement ({failure}); it is not in the file" for failure in failures]
+        if investment:
+            self.result.warnings.append("skipped the investment statement: Wilson imports bank and credit-card statements")
         accounts: dict[str, ParsedAccount] = {}
         for number, node in enumerate(statements, 1):
             account = self.account(node, institution, number)
+            if account.key in accounts and accounts[account.key].currency != account.currency:
+                account.key = f"{account.key} {account.currency}"  # one account id holding several currencies
             known = accounts.get(account.key)
             if known is None:
                 accounts[account.key] = account
@@ -205,6 +217,9 @@ class _OfxParser:
                 known.balance, known.balance_date = account.balance, account.balance_date
             self.transactions(node, accounts[account.key])
         self.result.accounts = list(accounts.values())
+        if self.result.superseded:  # a row corrected in the same file is gone already
+            gone = set(self.result.superseded)
+            self.result.transactions = [t for t in self.result.transactions if (t.account_key, t.bank_id) not in gone]
         self.report_truncation(root)
         return self.result
 
@@ -265,6 +280,13 @@ class _OfxParser:
         def text(tag: str) -> str:
             node = fields.get(tag)
             return node.text or "" if node else ""
+
+        # A correction names the FITID of a row sent before: REPLACE it with this row, or DELETE it.
+        action, corrected = text("CORRECTACTION").upper(), text("CORRECTFITID")
+        if corrected and action in ("REPLACE", "DELETE"):
+            self.result.superseded.append((account.key, corrected))
+            if action == "DELETE":
+                return None
 
         errors = []
         try:

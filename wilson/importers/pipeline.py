@@ -139,7 +139,8 @@ def _import_file(
                 rows_read=summary.rows_read,
                 skipped=len(result.errors),
             )
-            outcome = record_import(ledger, batch, new_rows, _preparer(categorize))
+            superseded = [(accounts[key]["id"], bank_id) for key, bank_id in result.superseded if key in accounts]
+            outcome = record_import(ledger, batch, new_rows, _preparer(categorize), superseded)
             summary.warnings += _apply_balances(ledger, balances, accounts)
             for counted in fields(ImportOutcome):
                 setattr(summary, counted.name, getattr(outcome, counted.name))
@@ -199,11 +200,15 @@ def _resolve_accounts(
 
 def _account_for(ledger: Ledger, parsed: ParsedAccount, named: str | None, source: str) -> dict:
     if not named and parsed.number:
-        found = ledger.account_by_number(parsed.number)
+        found = ledger.account_by_number(parsed.number, parsed.currency if parsed.currency_stated else None)
         if found:
             return found
     name = named or parsed.name or _name_from_number(parsed) or name_from_file(source)
-    return ledger.account(name) or ledger.create_account(
+    found = ledger.account(name)
+    if found and not named and parsed.number and parsed.currency_stated and found["currency"] != parsed.currency.upper():
+        name = f"{name} {parsed.currency.upper()}"  # the same account id in another currency is another account
+        found = ledger.account(name)
+    return found or ledger.create_account(
         name, _type_for(parsed, name), parsed.currency, parsed.institution, parsed.number
     )
 

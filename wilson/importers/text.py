@@ -1,8 +1,9 @@
 """Bytes of a bank export to text with `\\n` line endings, whatever the bank's software wrote.
 
 Strict UTF-8 is tried first because it almost never decodes legacy bytes by accident. Otherwise
-the file is a Windows code page: Western European (cp1252) unless its accented lines read better
-as Central European (cp1250: Czech, Polish, Hungarian banks). Only lines holding non-ASCII bytes
+the file is in the code page its header declares (OFX `CHARSET:1252`, XML `encoding=`), or else a
+Windows code page: Western European (cp1252) unless its accented lines read better as Central
+European (cp1250: Czech, Polish, Hungarian banks). Only lines holding non-ASCII bytes
 are examined, so a 10 MB file costs little more than a UTF-8 decode.
 """
 
@@ -32,6 +33,9 @@ _POUNDS = re.compile(r"£\s?\d")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
 _NON_ASCII_LINE = re.compile(rb"[^\n]*[\x80-\xff][^\n]*")
 _SAMPLE_BYTES = 64 * 1024
+_DECLARED = re.compile(rb"^\s*CHARSET:\s*([\w-]+)|\bencoding\s*=\s*[\"']([\w-]+)[\"']", re.I | re.M)
+# Latin-1 declared is read as its superset cp1252, as browsers do: banks put `€` (0x80) in such files.
+_CODE_PAGES = {"8859-1": "cp1252", "iso-8859-1": "cp1252", "latin-1": "cp1252", "latin1": "cp1252"}
 
 
 def decode(data: bytes, source: str) -> str:
@@ -47,7 +51,7 @@ def decode(data: bytes, source: str) -> str:
             try:
                 text = data.decode("utf-8")
             except UnicodeDecodeError:
-                text = data.decode(_legacy_encoding(data), errors="replace")
+                text = data.decode(_declared_encoding(data) or _legacy_encoding(data), errors="replace")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     head = text[:_SAMPLE_BYTES]
     if len(_CONTROL.findall(head)) > max(2, len(head) // 200):
@@ -78,6 +82,19 @@ def _decode_utf16_without_bom(data: bytes, source: str) -> str:
             except UnicodeDecodeError:
                 break
     raise ImportRefused(source, "this looks like a binary file, not a text export (it contains NUL bytes)")
+
+
+def _declared_encoding(data: bytes) -> str | None:
+    """The code page the file's own header names, if Python knows it (`CHARSET:NONE` names none)."""
+    found = _DECLARED.search(data[:2048])
+    if not found:
+        return None
+    name = (found[1] or found[2]).decode("ascii").lower()
+    name = _CODE_PAGES.get(name, f"cp{name}" if name.isdigit() else name)
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        return None
 
 
 def _legacy_encoding(data: bytes) -> str:

@@ -3,7 +3,8 @@
 A row's fingerprint is its account, date, amount and normalised description plus its occurrence
 number among identical rows of the same file, so two genuine $5.75 coffees in one export are both
 kept while the same rows seen again in an overlapping export are not added twice. Bank ids
-(FITIDs) are a second signal, scoped to the account and only trusted together with date and amount.
+(FITIDs) are a second signal, scoped to the account and only trusted together with the amount and
+a date a few days away (a bank may re-date a row between two downloads and keep its FITID).
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections import Counter
 from contextlib import nullcontext
 from dataclasses import dataclass, field, fields
 from datetime import date, timedelta
@@ -23,6 +23,7 @@ from wilson.ledger.bulk import derived_structures_dropped
 from wilson.ledger.service import Ledger
 
 PENDING_MATCH_DAYS = 7
+BANK_ID_MATCH_DAYS = 7  # a row the bank re-dated keeps its id
 BULK_ROWS = 5_000  # batches this big, into a ledger no bigger, rebuild indexes instead of updating them
 TRANSFER_MATCH_DAYS = 4
 TRANSFER_WORDS = re.compile(
@@ -95,6 +96,7 @@ class ImportOutcome:
     duplicates: int = 0
     pending_added: int = 0
     pending_replaced: int = 0
+    corrected: int = 0  # rows the bank's corrections replaced or deleted
     transfers_linked: int = 0
     categorized: int = 0
 
@@ -104,11 +106,13 @@ def record_import(
     batch: BatchRecord,
     rows: NewRows,
     prepare: Callable[[NewRows], None] | None = None,
+    superseded: Sequence[tuple[int, str]] = (),
 ) -> ImportOutcome:
     """Insert what is new in `rows` as one batch. Call inside `ledger.write()`.
 
     `prepare` (payee cleaning, categorising) sees only the rows that will really be inserted, so
-    duplicates cost nothing beyond their fingerprint.
+    duplicates cost nothing beyond their fingerprint. `superseded` names rows already in the ledger
+    (account id, bank id) that the file's corrections replace or delete; undo restores them.
     """
     conn = ledger.conn
     cur = conn.execute(
@@ -117,7 +121,8 @@ def record_import(
         (batch.file_name, batch.file_path, batch.file_hash, batch.format, batch.account_id, batch.rows_read, batch.skipped),
     )
     outcome = ImportOutcome(batch_id=cur.lastrowid)  # type: ignore[arg-type]
-    replaced: list[dict] = []
+    corrected = _remove_superseded(ledger, superseded)
+    replaced: list[dict] = list(corrected)
     for account_id, positions in _by_account(rows):
         account_rows = rows.take(positions)
         fresh = account_rows.take(_new_positions(ledger, account_id, account_rows))
@@ -131,7 +136,7 @@ def record_import(
         pending = sum(fresh.pending)
         outcome.pending_added += pending
         outcome.added += len(fresh) - pending
-    outcome.pending_replaced = len(replaced)
+    outcome.pending_replaced, outcome.corrected = len(replaced) - len(corrected), len(corrected)
     outcome.transfers_linked = link_transfers(ledger, outcome.batch_id, rows)
     conn.execute(
         "UPDATE import_batches SET added = ?, duplicates = ?, pending = ?, replaced = ? WHERE id = ?",
@@ -169,20 +174,34 @@ def _new_positions(ledger: Ledger, account_id: int, rows: NewRows) -> list[int]:
     fresh = [i for i, fp in enumerate(rows.fingerprint) if fp not in existing_fps]
     if not fresh or rows.bank_id.count(None) == len(rows):
         return fresh
-    existing_bank: Counter[tuple[str, str, int]] = Counter(_plain_rows(
+    existing_bank: dict[tuple[str, int], list[str]] = {}
+    for bank_id, posted, amount in _plain_rows(
         ledger.conn,
         "SELECT bank_id, posted, amount FROM transactions WHERE account_id = ? AND posted BETWEEN ? AND ? AND bank_id IS NOT NULL",
-        window,
-    ))
+        (account_id, _shift(window[1], -BANK_ID_MATCH_DAYS), _shift(window[2], BANK_ID_MATCH_DAYS)),
+    ):
+        existing_bank.setdefault((bank_id, amount), []).append(posted)
     kept = []
     for i in fresh:
-        if rows.bank_id[i]:
-            key = (rows.bank_id[i], rows.posted[i], rows.amount[i])
-            if existing_bank[key] > 0:
-                existing_bank[key] -= 1
-                continue
-        kept.append(i)
+        days = existing_bank.get((rows.bank_id[i], rows.amount[i])) if rows.bank_id[i] else None
+        near = next((day for day in days if abs(_days(day, rows.posted[i])) <= BANK_ID_MATCH_DAYS), None) if days else None
+        if near is None:
+            kept.append(i)
+        else:
+            days.remove(near)  # each row already there answers for one new row
     return kept
+
+
+def _remove_superseded(ledger: Ledger, superseded: Sequence[tuple[int, str]]) -> list[dict]:
+    """Delete the rows the bank's corrections name; returns them for undo."""
+    gone = [
+        row
+        for account_id, bank_id in superseded
+        for row in ledger.query("SELECT * FROM transactions WHERE account_id = ? AND bank_id = ?", (account_id, bank_id))
+    ]
+    if gone:
+        ledger.conn.executemany("DELETE FROM transactions WHERE id = ?", [(row["id"],) for row in gone])
+    return gone
 
 
 def _replace_pending(ledger: Ledger, account_id: int, rows: NewRows, fresh: NewRows) -> list[dict]:

@@ -96,8 +96,13 @@ class Ledger:
     def account_by_id(self, account_id: int) -> dict | None:
         return self.query_one("SELECT * FROM accounts WHERE id = ?", (account_id,))
 
-    def account_by_number(self, number: str) -> dict | None:
-        return self.query_one("SELECT * FROM accounts WHERE number = ? ORDER BY id LIMIT 1", (number,))
+    def account_by_number(self, number: str, currency: str | None = None) -> dict | None:
+        """The account a bank id names; with a currency, only one in that currency (a bank may give
+        its EUR and USD pockets one account id)."""
+        return self.query_one(
+            "SELECT * FROM accounts WHERE number = ? AND (? IS NULL OR currency = ?) ORDER BY id LIMIT 1",
+            (number, currency, currency),
+        )
 
     def create_account(
         self,
