@@ -593,3 +593,76 @@ def test_holds_refused_payments_and_closing_balance_lines() -> None:
     lcl = parse_fixture("written/lcl.csv", "inferred_csv")  # no header; the last line is the balance
     assert [t.amount for t in lcl.transactions] == [-4567, 250000, -85000, -1999]
     assert lcl.warnings == ["line 5: skipped a closing balance line (a date and an amount, no text)"]
+
+
+def test_a_currency_stated_above_the_table_in_a_header_symbol_or_in_the_cells() -> None:
+    preamble = parse("written/d23_uk_march_gbp_preamble.csv")  # `Currency:,GBP` above the table
+    assert preamble.accounts[0].currency == "GBP"
+    assert [t.posted for t in preamble.transactions][:2] == [date(2025, 3, 1), date(2025, 3, 2)]  # so day-first
+    assert parse("written/d22_uk_march_pound_header.csv").accounts[0].currency == "GBP"  # `Amount (£)`
+    assert parse("written/m13_aud_code_cells.csv").accounts[0].currency == "AUD"  # `-4.50 AUD`
+    mixed = parse("written/m11_currency_in_amount_cells_mixed.csv")  # EUR, USD and JPY cells in one column
+    assert [(t.amount, t.currency) for t in mixed.transactions] == [(-450, "EUR"), (-1200, "USD"), (-3500, "JPY")]
+    dinars = parse("written/m18_kwd_code_cells.csv")
+    assert dinars.accounts[0].currency == "KWD" and [t.amount for t in dinars.transactions] == [-12345, 1500000]
+
+
+def test_three_decimals_that_cannot_group_thousands_are_decimals() -> None:
+    result = GENERIC.parse((FIXTURES / "written/m20_3dec_nocurrency.csv").read_text(), "m20.csv")
+    assert [t.amount for t in result.transactions] == [150000, -50]  # 1500.000 and -0.500 (no currency: dollars)
+    assert result.errors[0].message == "-12.345 has more decimals than USD allows"
+
+
+def test_card_statements_signed_by_their_type_column_or_their_credit_marks() -> None:
+    sales = parse("written/s01_sale_payment_pos.csv")  # Sale positive; Payment and Return negative
+    assert [t.amount for t in sales.transactions][:4] == [-5210, -8843, 30000, 1500]
+    assert sales.accounts[0].type == "credit_card"
+    unsigned = parse("written/s09_unsigned_type_words.csv")  # Purchase, Payment, Refund, Fee, all unsigned
+    assert [t.amount for t in unsigned.transactions][:4] == [-5210, 30000, 2000, -9500]
+    truncated = parse("written/s10_pos_charges_thanks_truncated.csv")  # `AUTOMATIC PAYMENT - THANK`
+    assert [t.amount for t in truncated.transactions] == [-5210, 30000, -8843]
+    marked = parse("written/a27_only_cr_marked.csv")  # only credits carry `CR`
+    assert [t.amount for t in marked.transactions] == [-4500, 50000, -1299, 1299]
+
+
+def test_a_row_with_a_purchase_date_but_no_posting_date_is_pending() -> None:
+    result = parse("written/d24_posting_blank_pending.csv")
+    assert [(t.posted, t.pending) for t in result.transactions] == [
+        (date(2025, 1, 6), True), (date(2025, 1, 4), False), (date(2025, 1, 2), False),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "amounts", "warning"),
+    [
+        ("written/f03_totals_row.csv", [-4500, 150000, -90000], "line 5: skipped 'Total' (a totals line)"),
+        ("written/f04_totals_row2.csv", [-4500, 150000, -90000], "line 5: skipped 'Total' (a totals line)"),
+        ("written/t09_summary_footer_block.csv", [-4500, 150000], "line 5: skipped 'Total Debits' (a totals line)"),
+    ],
+)
+def test_a_totals_line_is_skipped_with_a_warning(name: str, amounts: list[int], warning: str) -> None:
+    result = parse(name)
+    assert [t.amount for t in result.transactions] == amounts
+    assert result.warnings[0] == warning
+
+
+def test_a_second_header_line_names_its_columns() -> None:
+    split = parse("written/f01_two_header_rows.csv")  # `Amount` over `Debit,Credit`
+    assert [t.amount for t in split.transactions] == [-4500, 150000, -90000]
+    units = parse("written/f19_units_row_below_header.csv")  # `(EUR)` under `Amount` and `Balance`
+    assert [t.amount for t in units.transactions] == [-4500, 150000] and units.accounts[0].currency == "EUR"
+
+
+def test_ambiguous_dates_of_different_payees_are_not_taken_for_monthly_charges() -> None:
+    result = parse("written/d21_uk_march_1to12_no_ccy.csv")  # 01/03 ... 12/03, twelve payees
+    assert [t.posted for t in result.transactions][:3] == [date(2025, 3, 1), date(2025, 3, 2), date(2025, 3, 3)]
+
+
+def test_indian_headers_and_weekday_dates() -> None:
+    hdfc = parse("written/a20_hdfc_real.csv")  # `Withdrawal Amt.`, `Deposit Amt.`, `Value Dt`, `1,23,456.78`
+    assert [(t.posted, t.amount) for t in hdfc.transactions] == [
+        (date(2025, 1, 3), -123450), (date(2025, 1, 4), 15000000), (date(2025, 1, 5), -2500000),
+    ]
+    assert [t.balance for t in hdfc.transactions] == [12345678, 27345678, 24845678]
+    weekdays = parse("written/d20_weekday.csv")  # `Sun, 5 Jan 2025`
+    assert [t.posted for t in weekdays.transactions] == [date(2025, 1, 5), date(2025, 1, 6)]

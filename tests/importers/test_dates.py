@@ -75,3 +75,9 @@ def test_all_ambiguous_columns_are_read_by_order_and_span(values: list[str], day
 def test_times_with_a_zone_abbreviation() -> None:
     column = infer_date_format(["2024-03-04 12:34:56 EST", "2024-03-05 09:00:00 GMT+1"])
     assert [column.parse(v) for v in ("2024-03-04 12:34:56 EST", "2024-03-05 09:00:00 GMT+1")] == [date(2024, 3, 4), date(2024, 3, 5)]
+
+
+def test_the_monthly_reading_stands_only_for_recurring_rows() -> None:
+    values = ["01/03/2025", "02/03/2025", "03/03/2025"]
+    assert infer_date_format(values, recurring=True).parse(values[1]) == date(2025, 2, 3)  # the 3rd of each month
+    assert infer_date_format(values, recurring=False).parse(values[1]) == date(2025, 3, 2)  # three days in a row

@@ -45,7 +45,7 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
         "created date", "created utc", "datetime", "date time", "settle date", "settlement date",
         "date started", "release date",
     ),
-    "date:2": ("value date", "valuedate", "value dat"),
+    "date:2": ("value date", "valuedate", "value dat", "value dt"),
     "payee": (
         "payee", "beneficiary", "payee name", "merchant", "merchant name", "counterparty", "counter party",
         "counterparty name", "counteraccount name", "name", "from", "to", "name of sender receiver",
@@ -54,13 +54,15 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
         "description", "details", "memo", "narrative", "particulars", "transaction details",
         "transaction description", "purpose", "extended details", "payment reference",
         "message for payee", "memo description", "avisierungstext", "title", "text", "narration", "sub description",
-        "action", "message",
+        "action", "message", "transaction remarks", "remarks",
     ),
     "original": ("original description", "original statement", "statement description"),  # beside a bank's cleaned name
     "amount": ("amount", "transaction amount", "amt", "value", "net", "net amount", "txn amount", "transaction net amount"),
     "amount:1": ("gross",),  # PayPal: `Net` is what moved (`Gross` before the fee)
-    "debit": ("debit", "debits", "debit amount", "withdrawal", "withdrawals", "withdrawal amount", "paid out", "money out", "outflow", "charge"),
-    "credit": ("credit", "credits", "credit amount", "deposit", "deposits", "deposit amount", "paid in", "money in", "inflow", "payment"),
+    "debit": ("debit", "debits", "debit amount", "withdrawal", "withdrawals", "withdrawal amount", "paid out", "money out", "outflow", "charge",
+              "withdrawal amt"),
+    "credit": ("credit", "credits", "credit amount", "deposit", "deposits", "deposit amount", "paid in", "money in", "inflow", "payment",
+               "deposit amt"),
     "direction": (
         "d k", "d c", "dr cr", "cr dr", "debit credit", "credit debit", "c d", "credit debit indicator",
         "debit credit indicator", "dr cr indicator", "cr dr indicator", "debit or credit", "credit or debit", "direction",
@@ -150,11 +152,15 @@ _NAME_ACCOUNT_ROLES = ("kontoname", "account name")
 CARD_POSITIVE_SHARE = 0.5  # of a file's rows that must be positive before its payments are checked (refunds are negative too)
 # How a card statement names the holder's payment; the bank side says `CARD AUTOPAY`, `EPAYMENT`.
 _CARD_PAYMENT = re.compile(
-    r"payment.{0,24}thank\s*you|payment received|pagamento rece?bido|pago recibido|paiement re[cç]u|zahlung erhalten|"
+    r"payment.{0,24}thank\b|payment received|pagamento rece?bido|pago recibido|paiement re[cç]u|zahlung erhalten|"
     r"betaling ontvangen|pagamento ricevuto",
     re.I,
 )
 HOLDER_SHARE = 0.8  # of the rows naming parties that must name one person for it to be the holder
+_CARD_WORDS = {
+    "sale": -1, "purchase": -1, "fee": -1, "interest": -1, "charge": -1,
+    "payment": 1, "return": 1, "refund": 1, "credit": 1,
+}
 DIRECTION_SHARE = 0.95  # of a column's filled cells that must be direction words for it to count as D/C flags
 DIRECTION_WORDS = {
     "d": -1, "dr": -1, "debit": -1, "s": -1, "soll": -1, "outflow": -1, "kiadas": -1, "withdrawal": -1, "-": -1, "af": -1, "debet": -1,
@@ -163,8 +169,11 @@ DIRECTION_WORDS = {
     "refund": 1, "debito": -1, "débito": -1, "credito": 1, "crédito": 1,
 }
 _WORD = re.compile(r"[^\W\d_]{4,}")
+_UNITS = re.compile(r"\([^)\d]*\)")  # `(EUR)` under a header name
 _A_LETTER = re.compile(r"[^\W\d_]")
 _IBAN = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}")
+# A totals line where the date or (on a row without one) the text goes: never a transaction.
+_TOTALS = re.compile(r"(grand\s+|sub-?)?totals?\b|total\s+(debits|credits)|summe\b|gesamt|totaal|totale\b|sous-total", re.I)
 _PENDING = re.compile(
     r"pending|vorgemerkt|authori[sz]|in bearbeitung|en attente|nicht gebucht|ausstehend|^offen$|^reserve|^varaus", re.I
 )
@@ -176,8 +185,13 @@ _SUMMARY = re.compile(
     re.I,
 )
 _DECISIVE = re.compile(r"[.,]\d{1,2}(?!\d)|\d[.,]\d{3}[.,]")
+_UNGROUPED = {sep: re.compile(rf"(?<![\d.,'])(?:0|\d{{4,}}){re.escape(sep)}\d{{3}}(?!\d)") for sep in ".,"}
 _CURRENCY_IN_TEXT = re.compile(r"(?<![A-Z])([A-Z]{3})(?![A-Z])")
-_SYMBOL_CURRENCY = (("€", "EUR"), ("£", "GBP"), ("CHF", "CHF"), ("EUR", "EUR"), ("GBP", "GBP"), ("¥", "JPY"))
+# Symbols a money cell may carry (a bare `$` names no one currency); prefixed dollars before others.
+_SYMBOL_CURRENCY = (
+    ("R$", "BRL"), ("NZ$", "NZD"), ("A$", "AUD"), ("C$", "CAD"), ("HK$", "HKD"), ("S$", "SGD"), ("€", "EUR"),
+    ("£", "GBP"), ("¥", "JPY"), ("₹", "INR"), ("₩", "KRW"), ("₺", "TRY"), ("zł", "PLN"), ("Kč", "CZK"),
+)
 _PARENTHETICAL = re.compile(r"\(([^)]*)\)")
 _CODE_SUFFIX = re.compile(r"(.+?) (?:in |en )?([a-z]{3}|euros?)")
 _CURRENCY_CODES = frozenset(  # the ISO 4217 codes bank exports commonly carry
@@ -255,6 +269,14 @@ def currency_code(text: str) -> str | None:
     return code if code in _CURRENCY_CODES else None
 
 
+def cell_currency(text: str) -> str | None:
+    """The currency a money cell writes beside its number: a code (`-4.50 AUD`) or a symbol (`₹`, `R$`)."""
+    for code in _CURRENCY_IN_TEXT.findall(text.upper()):
+        if code in _CURRENCY_CODES:
+            return code
+    return next((code for symbol, code in _SYMBOL_CURRENCY if symbol in text), None)
+
+
 def header_currency(header: str) -> str | None:
     """The currency a money column's name states: `Betrag (EUR)`, `Amount CZK`, `Bedrag in EUR`, `CAD$`."""
     coded = _CODED_AMOUNT.fullmatch(header.strip())
@@ -263,6 +285,9 @@ def header_currency(header: str) -> str | None:
     for inner in _PARENTHETICAL.findall(header):
         if re.fullmatch(r"[A-Z]{3}|EUROS?", inner.strip().upper()):  # `Betrag (EUR)`, `Montant(EUROS)`
             return currency_code(inner)
+        symbol = cell_currency(inner.strip())  # `Amount (£)`
+        if symbol and classify(header):
+            return symbol
     coded = _CODE_SUFFIX.fullmatch(normalise_header(header))
     return currency_code(coded[2]) if coded and classify(header) else None
 
@@ -343,6 +368,7 @@ class Layout:
     single: dict[str, int] = field(default_factory=dict)  # amount, debit, balance, ...
     european: bool = False
     account_is_name: bool = False
+    booked_on_first_date: bool = False  # the first date column is a booking date, a later one the purchase's
 
 
 def layout_from_header(cells: list[str]) -> Layout:
@@ -370,6 +396,7 @@ def layout_from_header(cells: list[str]) -> Layout:
             if role not in best or prio < best[role][0]:
                 best[role] = (prio, index)
     layout.dates = [i for _, i in sorted(dates)]
+    layout.booked_on_first_date = len(dates) > 1 and min(dates)[0] == 0
     layout.texts, layout.payees = payees + texts, payees
     layout.single = {role: index for role, (_, index) in best.items()}
     if "account" in layout.single:
@@ -441,8 +468,9 @@ class _Conversion:
         self.preamble: list[list[str]] = []
         self.errors: list[RowError] = []
         self.refused: dict[int, RowError] = {}
-        self.card = False  # set when the rows show a card statement that writes charges positive
+        self.card: str | None = None  # how the rows showed a card statement that writes charges positive
         self.currency_guessed = False  # set when the file states no currency
+        self.unbooked: set[int] = set()  # rows with a purchase date but no booking date yet: pending
         # Only a file with a 64 KB stretch free of line breaks can hold a row that long (give or take
         # quoted line breaks, which the 4 KB description check still catches); most files skip the check.
         self.check_sizes = has_long_line(text, MAX_ROW_CHARS)
@@ -450,6 +478,8 @@ class _Conversion:
         if not self._read_uniform(text, header_line, layout_for):
             self._read_records(text, header_line, layout_for)
         self._drop_text_markers()
+        if layout_for is layout_from_header:
+            self._merge_second_header()
         self._drop_holder()
 
     def _drop_text_markers(self) -> None:
@@ -458,6 +488,24 @@ class _Conversion:
             sample = [cell for cell in column[:200] if cell]
             if sample and sum(cell.startswith("'") for cell in sample) * 2 >= len(sample):
                 self.columns[index] = [cell[1:] if cell.startswith("'") else cell for cell in column]
+
+    def _merge_second_header(self) -> None:
+        """A first row with no digit is the header's second line (`,,Debit,Credit` under `Amount`,
+        `,,(EUR),(EUR)` units): its names take their columns, its units join theirs; then it goes."""
+        if not self.count:
+            return
+        below = [column[0].strip() for column in self.columns]
+        if not any(below) or not all(classify(cell) or _UNITS.fullmatch(cell) for cell in below if cell):
+            return
+        header = list(self.header) + [""] * (len(below) - len(self.header))
+        self.header = [
+            sub if classify(sub) else f"{head} {sub}" if sub.startswith("(") else head for head, sub in zip(header, below)
+        ]
+        self.layout = layout_from_header(self.header)
+        self.columns = [column[1:] for column in self.columns]
+        self.lines, self.count = self.lines[1:], self.count - 1
+        self.refused = {i - 1: error for i, error in self.refused.items() if i}
+        self.__dict__.pop("names", None)
 
     def _drop_holder(self) -> None:
         """Blank party cells that name nobody: account numbers and IBANs (Nordea writes the payer's),
@@ -568,7 +616,8 @@ class _Conversion:
 
     def _separator(self, index: int | None, european: bool, thousandths: bool) -> str:
         """The column's decimal mark. A lone separator before three digits groups thousands, unless
-        the file's currency has three decimals (`-1.234` Kuwaiti dinars)."""
+        the file's currency has three decimals (`-1.234` Kuwaiti dinars) or a number could not be
+        grouped that way (`1500.000`, `-0.500`)."""
         sample = self._column(index, 400)
         decisive = [v for v in sample if _DECISIVE.search(v)]
         if decisive:
@@ -576,15 +625,33 @@ class _Conversion:
         has_dot = any("." in v for v in sample)
         has_comma = any("," in v for v in sample)
         if has_dot != has_comma:
-            return ("." if has_dot else ",") if thousandths else ("," if has_dot else ".")
+            sep = "." if has_dot else ","
+            ungroupable = any(_UNGROUPED[sep].search(v) for v in sample)
+            return sep if thousandths or ungroupable else ("," if has_dot else ".")
         return "," if european else "."
 
     def _stated_currencies(self) -> set[str]:
-        """Currencies the file names: the dialect's, a currency column's, a header's."""
+        """Currencies the file names: the dialect's, a currency column's, a header's, its cells'."""
         single = self.layout.single
         stated = {value.upper() for value in self._column(single.get("currency"), 1000)}
         stated.update(filter(None, map(header_currency, self.header)))
+        stated.update(self._cell_currencies)
         return stated | ({self.options.account.currency} if self.options.account.currency else set())
+
+    @cached_property
+    def _cell_currencies(self) -> Counter[str]:
+        """Currencies the first money cells write beside their numbers."""
+        single = self.layout.single
+        cells = [v for role in ("amount", "debit", "credit", "balance") for v in self._column(single.get(role), 50)]
+        return Counter(filter(None, map(cell_currency, cells)))
+
+    def _preamble_currency(self) -> str | None:
+        """`Currency:,GBP` (or `Währung;EUR`) in the lines above the header."""
+        for cells in self.preamble:
+            named = [c.strip() for c in cells if c.strip()]
+            if len(named) >= 2 and (classify(named[0]) or ("",))[0] == "currency" and currency_code(named[1]):
+                return currency_code(named[1])
+        return None
 
     def _currency(self, european: bool) -> str:
         """The file's currency: stated, implied (a UK sort code, a symbol), else the likeliest for
@@ -605,10 +672,9 @@ class _Conversion:
             stated = header_currency(name)
             if stated:
                 return stated
-        amounts = " ".join(v for role in ("amount", "debit", "credit", "balance") for v in self._column(single.get(role), 50))
-        for symbol, code in _SYMBOL_CURRENCY:
-            if symbol in amounts:
-                return code
+        stated = self._preamble_currency() or next(iter(self._cell_currencies.most_common(1)), (None,))[0]
+        if stated:
+            return stated
         self.currency_guessed = True
         for name in self.header:
             if normalise_header(name) in _LANGUAGE_CURRENCY:
@@ -664,8 +730,10 @@ class _Conversion:
             # Only North America writes month first; a file in pounds or euros is day-first.
             day_first = european or seps.get("amount", seps.get("debit")) == "," or currency not in _MONTH_FIRST
         distinct_dates = {i: dict.fromkeys(self.columns[i]) for i in layout.dates}  # in file order
-        date_cols = [(i, infer_date_format(distinct_dates[i], day_first)) for i in layout.dates]
         texts = self._informative_texts()
+        descriptions = self._descriptions(texts)
+        recurring = len(set(descriptions)) * 2 <= len(descriptions)  # the same payees month after month
+        date_cols = [(i, infer_date_format(distinct_dates[i], day_first, recurring)) for i in layout.dates]
         columns, count = self.columns, self.count
         result = ParseResult(options.format, [], [], self.errors)
 
@@ -674,6 +742,8 @@ class _Conversion:
         if alt_i is not None and row_currencies is None and "amount" in single:  # rows paid in the second column's currency
             alt_code = header_currency(self.header[alt_i])
             row_currencies = [None if main.strip() else alt_code for main in columns[single["amount"]]]
+        elif row_currencies is None and len(self._cell_currencies) > 1 and "amount" in single:  # `-4.50 EUR`, `-3500 JPY`
+            row_currencies = per_distinct(cell_currency, columns[single["amount"]])
         money = partial(_money_column, currency=currency, row_currencies=row_currencies)
         direction = self._direction_column()
         if date_cols:
@@ -683,7 +753,7 @@ class _Conversion:
             posted = [None] * count
         parsed: dict[str, list] = {
             "line": self.lines,
-            "description": self._descriptions(texts),
+            "description": descriptions,
             "posted": posted,
             "amount": self._amounts(money, seps, direction),
         }
@@ -691,13 +761,16 @@ class _Conversion:
         if payees is not None:
             parsed["payee"] = payees
         if self.card:
-            result.warnings.append("charges are written positive and card payments negative: read as a card statement")
+            result.warnings.append(self.card)
         statuses = self._statuses(single.get("status"))
         if "hold" in single and None in parsed["amount"]:
             statuses = self._holds(parsed["amount"], money(columns[single["hold"]], seps["hold"]), statuses)
         kept = self._settle(result, parsed, statuses, date_cols, texts)
         if statuses is not None and "pending" in statuses:
             parsed["pending"] = [status == "pending" for status in statuses]
+        if self.unbooked:
+            pending = parsed.get("pending") or [False] * count
+            parsed["pending"] = [flag or i in self.unbooked for i, flag in enumerate(pending)]
         if row_currencies is not None:
             parsed["currency"] = row_currencies
         self._extras(parsed, money, seps, direction, currency)
@@ -782,10 +855,13 @@ class _Conversion:
             amounts = [_directed(amount, flag.strip(), signs[flag]) for amount, flag in zip(amounts, flags)]
         if fee_i is not None:
             amounts = list(map(_less_fee, amounts, money(columns[fee_i], seps["fee"])))
-        if self.options.negate or (
-            self.options.negate is None and amount_i is not None and debit_i is None and credit_i is None
-            and direction is None and self._charges_positive(amounts)
-        ):
+        lone = amount_i is not None and debit_i is None and credit_i is None and direction is None
+        if lone and self.options.negate is None:
+            amounts = self._credits_marked(columns[amount_i], amounts)
+            worded = self._signed_by_card_words(amounts)
+            if worded is not None:
+                return worded
+        if self.options.negate or (self.options.negate is None and lone and self._charges_positive(amounts)):
             amounts = [-amount if amount.__class__ is int else amount for amount in amounts]
         return amounts
 
@@ -799,8 +875,35 @@ class _Conversion:
         texts = [self.columns[i] for i in self.layout.texts]
         paid = per_distinct(_CARD_PAYMENT.search, list(map(" ".join, zip(*texts)))) if texts else []
         payments = [a for a, hit in zip(amounts, paid) if hit and a.__class__ is int and a]
-        self.card = bool(payments) and all(a < 0 for a in payments)
-        return self.card
+        if payments and all(a < 0 for a in payments):
+            self.card = "charges are written positive and card payments negative: read as a card statement"
+        return bool(self.card)
+
+    def _signed_by_card_words(self, amounts: list) -> list | None:
+        """Amounts signed by a card statement's type column (`Sale`, `Purchase`, `Fee` out; `Payment`,
+        `Return`, `Refund` in), when the amounts are unsigned or charges are written positive."""
+        kind = self.layout.single.get("kind")
+        values = [v.lower() for v in self._column(kind, 500)]
+        if not values or sum(v in _CARD_WORDS for v in values) < DIRECTION_SHARE * len(values):
+            return None
+        signs = per_distinct(_CARD_WORDS.get, [v.strip().lower() for v in self.columns[kind]])
+        charges = [a for a, sign in zip(amounts, signs) if sign == -1 and a.__class__ is int and a]
+        if not charges or (any(a.__class__ is int and a < 0 for a in amounts) and sum(a > 0 for a in charges) * 2 <= len(charges)):
+            return None  # no charges, or charges already negative: the signs stand
+        self.card = "amounts signed by the type column (Sale, Purchase, Fee out; Payment, Return, Refund in): read as a card statement"
+        return [abs(a) * sign if sign and a.__class__ is int else a for a, sign in zip(amounts, signs)]
+
+    def _credits_marked(self, cells: Sequence[str], amounts: list) -> list:
+        """Where only credits carry a mark (`£500.00 CR`) and nothing else is signed, the rest are debits."""
+        sample = [v.upper() for v in self._column(self.layout.single.get("amount"), 400)]
+        if not any(v.endswith("CR") for v in sample) or any(
+            v.endswith(("DR", "-")) or v.startswith("-") or "(" in v or " -" in v for v in sample
+        ):
+            return amounts
+        return [
+            -abs(amount) if amount.__class__ is int and not cell.rstrip().upper().endswith("CR") else amount
+            for amount, cell in zip(amounts, cells)
+        ]
 
     def _settle(
         self, result: ParseResult, parsed: dict[str, list], statuses: list[str] | None,
@@ -873,11 +976,15 @@ class _Conversion:
         raw, day, column = _find_date([self.columns[index][i] for index, _ in date_cols], date_cols)
         if day is not None:
             parsed["posted"][i] = day
+            if self.layout.booked_on_first_date and self._mostly_booked:
+                self.unbooked.add(i)  # a purchase date but no booking date yet (a card's authorisation)
             return True
         line, description = parsed["line"][i], parsed["description"][i]
         if not raw:
             if status == "pending":
                 result.skipped_pending += 1
+            elif _TOTALS.match(description):
+                result.warnings.append(f"line {line}: skipped {description[:60]!r} (a totals line)")
             elif not any(self.columns[c][i].strip() for c in self.money_cols):
                 above = next((j for j in range(i - 1, -1, -1) if j not in dropped), None)
                 if description and above is not None:
@@ -888,6 +995,8 @@ class _Conversion:
                 result.errors.append(RowError(line, "no date", _name(names, date_cols[0][0] if date_cols else None)))
         elif _SUMMARY.match(raw.lstrip("# ")):
             result.warnings.append(f"line {line}: skipped {squeeze(raw)[:60]!r} (a balance line)")  # mBank's `#Saldo końcowe`
+        elif _TOTALS.match(raw):
+            result.warnings.append(f"line {line}: skipped {squeeze(raw)[:60]!r} (a totals line)")
         elif (
             _WORD.search(raw) and (len(raw.split()) > 1 or not _PENDING.search(raw))
             and not any(self.columns[c][i].strip() for c in self.money_cols)
@@ -901,6 +1010,11 @@ class _Conversion:
         else:
             result.errors.append(RowError(line, f"cannot read the date {raw!r}", _name(names, column)))
         return False
+
+    @cached_property
+    def _mostly_booked(self) -> bool:
+        """Whether the booking date is filled on most rows, so a row without one is not booked yet."""
+        return len(self._column(self.layout.dates[0])) * 2 > self.count
 
     def _extras(
         self, parsed: dict[str, list], money: Callable[[Sequence[str], str], list], seps: dict[str, str],

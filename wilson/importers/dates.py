@@ -25,6 +25,7 @@ _MONTHS = {
     "gen": 1, "mag": 5, "giu": 6, "lug": 7, "set": 9, "ott": 10,
 }
 
+_WEEKDAY = r"(?:[^\W\d_]{2,9}\.?,?\s+)?"  # `Sun, 5 Jan 2025`, `Mon 6 Jan 2025`
 _TIME = r"(?:,?[T ]+\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:\s*[AaPp][Mm])?(?:\s*(?:Z|[A-Z]{2,5}(?:[+-]\d{1,2}(?::?\d{2})?)?|[+-]\d{2}:?\d{2}))?)?"
 
 
@@ -75,7 +76,7 @@ DMY = _fmt("d/m/Y", _NUM3, lambda m: (_year(m[4]), int(m[3]), int(m[1])))
 MDY = _fmt("m/d/Y", _NUM3, lambda m: (_year(m[4]), int(m[1]), int(m[3])))
 COMPACT = _fmt("YYYYMMDD", r"((?:19|20)\d{2})(\d{2})(\d{2})", lambda m: (int(m[1]), int(m[2]), int(m[3])))
 D_MON_Y = _fmt(
-    "d-Mon-Y", r"(\d{1,2})\.?[\s\-/]*([^\W\d_]{3,9}\.?)[\s\-/,]*(\d{4}|\d{2})",
+    "d-Mon-Y", _WEEKDAY + r"(\d{1,2})\.?[\s\-/]*([^\W\d_]{3,9}\.?)[\s\-/,]*(\d{4}|\d{2})",
     lambda m: (_year(m[3]), _month(m[2]), int(m[1])),
 )
 MON_D_Y = _fmt(
@@ -105,12 +106,13 @@ class DateColumn:
             return value
 
 
-def infer_date_format(values: Iterable[str], day_first: bool = False) -> DateColumn:
+def infer_date_format(values: Iterable[str], day_first: bool = False, recurring: bool = True) -> DateColumn:
     """The format that reads the most distinct values; when every value fits both day/month orders,
     the reading that keeps the file in date order over a short stretch, else the hinted order.
 
     `values` in file order; `day_first` is the file's hint (`;` delimiter, decimal comma, European
-    headers, a currency outside North America).
+    headers, a currency outside North America); `recurring` whether its rows repeat the same
+    payees, as a subscription's monthly charges do.
     """
     ordered = [v for v in dict.fromkeys(v.strip() for v in values) if v]
     distinct = set(ordered)
@@ -129,23 +131,24 @@ def infer_date_format(values: Iterable[str], day_first: bool = False) -> DateCol
         other = MDY if best is DMY else DMY
         if all(map(other.parse, ordered)):  # stops at the first day over 12: the usual case
             other_dates = {v: other.parse(v) for v in ordered}
-            if _likelier([other_dates[v] for v in ordered], [best_dates[v] for v in ordered]):
+            if _likelier([other_dates[v] for v in ordered], [best_dates[v] for v in ordered], recurring):
                 best, best_dates = other, other_dates
     return DateColumn(best, best_dates)
 
 
-def _likelier(other: list[date], hinted: list[date]) -> bool:
+def _likelier(other: list[date], hinted: list[date], recurring: bool) -> bool:
     """Whether the unhinted reading of an all-ambiguous column is the likelier one.
 
     Only the other reading in date order, or both in order and the other over a far shorter
     stretch (`04/03, 01/03`: 3 days, not 3 months). A hinted reading that is one day of each
-    month in a row stays (a subscription's charges), even though the other reads as days in a row.
+    month in a row stays when the rows recur (a subscription's charges), even though the other
+    reads as days in a row.
     """
     in_order = _in_order(other), _in_order(hinted)
     if in_order[0] != in_order[1]:
         return in_order[0]
     days = sorted(set(hinted))
-    monthly = len({d.day for d in days}) == 1 and all(
+    monthly = recurring and len({d.day for d in days}) == 1 and all(
         (b.year - a.year) * 12 + b.month - a.month == 1 for a, b in zip(days, days[1:])
     )
     return not monthly and (max(other) - min(other)).days * 4 < (days[-1] - days[0]).days
