@@ -91,6 +91,14 @@ def test_schema_has_indexes_for_bookkeeping_queries() -> None:
     assert {"transactions_posted", "transactions_account_posted", "transactions_category_posted"} <= names
 
 
+def test_deleting_rows_finds_their_transfer_legs_by_index() -> None:
+    """ON DELETE SET NULL looks up `transfer_id` per deleted row: without an index, undoing a 40k-row
+    batch scanned the table 40k times (minutes)."""
+    with Ledger() as ledger:
+        plan = " ".join(str(row[3]) for row in ledger.conn.execute("EXPLAIN QUERY PLAN SELECT id FROM transactions WHERE transfer_id = 7"))
+    assert "transactions_transfer" in plan
+
+
 def test_full_text_search_follows_writes() -> None:
     with Ledger() as ledger:
         account = ledger.create_account("Checking")
