@@ -113,12 +113,17 @@ def parse_amount(text: str, decimal_sep: str | None = None) -> Decimal:
     return -value if negative else value
 
 
+MAX_MINOR = 10**17 - 1  # 15 digits before two decimals: far past any account, well inside SQLite's 64 bits
+
+
 def to_minor(value: Decimal, currency: str | None = None) -> int:
     """Decimal major units to integer minor units, refusing to lose a digit."""
     scaled = value.scaleb(exponent(currency))
     integral = scaled.to_integral_value()
     if scaled != integral:
         raise AmountError(f"{value} has more decimals than {currency or 'the currency'} allows")
+    if abs(integral) > MAX_MINOR:
+        raise AmountError(f"{value} is out of range (more than 15 digits)")
     return int(integral)
 
 
