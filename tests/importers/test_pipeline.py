@@ -462,3 +462,84 @@ def test_one_account_id_in_another_currency_gets_its_own_account(tmp_path: Path)
         accounts = ledger.query("SELECT name, currency, number FROM accounts ORDER BY id")
         assert [(a["currency"], a["number"]) for a in accounts] == [("EUR", "555123"), ("USD", "555123")]
         assert ledger.query("SELECT currency FROM transactions ORDER BY id") == [{"currency": "EUR"}, {"currency": "USD"}]
+
+
+def test_two_accounts_of_one_product_stay_apart_by_the_digits_in_chases_file_names(tmp_path: Path) -> None:
+    header = "Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #,\n"
+    fee = "DEBIT,01/31/2025,MONTHLY SERVICE FEE,-12.00,FEE_TRANSACTION,988.00,,\n"
+    first, second = write(tmp_path, "Chase1234_Activity_20250201.CSV", fee, header), write(tmp_path, "Chase5678_Activity_20250201.CSV", fee, header)
+    with Ledger() as ledger:
+        assert import_file(ledger, first).accounts == ["Chase Checking …1234"]
+        other = import_file(ledger, second)
+        assert (other.accounts, other.added) == (["Chase Checking …5678"], 1)  # its fee is its own, not a duplicate
+
+
+def test_a_refund_or_a_payment_to_someone_else_is_not_a_transfer_leg(tmp_path: Path) -> None:
+    checking = write(tmp_path, "checking.csv", "2025-04-03,ZELLE TRANSFER TO JOHN SMITH,-50.00\n")
+    card = write(tmp_path, "visa.csv", "2025-04-04,AMAZON.COM REFUND,50.00\n2025-04-05,GROCER,-20.00\n")
+    with Ledger() as ledger:
+        import_file(ledger, checking, account="Checking")
+        assert import_file(ledger, card, account="Visa").transfers_linked == 0
+
+
+def test_undo_takes_back_the_transfer_category_it_gave_an_earlier_row(tmp_path: Path) -> None:
+    checking = write(tmp_path, "checking.csv", "2025-03-01,PAYROLL,3000.00\n2025-03-05,ONLINE TRANSFER TO SAVINGS,-500.00\n")
+    savings = write(tmp_path, "savings.csv", "2025-03-06,TRANSFER FROM CHECKING,500.00\n")
+    with Ledger() as ledger:
+        import_file(ledger, checking, account="Checking")
+        before = rows(ledger)
+        categories = ledger.query("SELECT category_id, category_source FROM transactions ORDER BY id")
+        batch = import_file(ledger, savings, account="Savings").batch_id
+        undo_batch(ledger, batch)
+        assert rows(ledger) == before
+        assert ledger.query("SELECT category_id, category_source FROM transactions ORDER BY id") == categories
+
+
+def test_undo_restores_a_replaced_pending_row_whose_id_a_later_row_took(tmp_path: Path) -> None:
+    head = "Date,Description,Amount,Status\n"
+    files = [
+        write(tmp_path, "u1.csv", "01/02/2025,AMAZON,-23.99,Posted\n", head),
+        write(tmp_path, "u2.csv", "01/14/2025,WHOLE FOODS,-45.20,Pending\n", head),
+        write(tmp_path, "u3.csv", "01/02/2025,AMAZON,-23.99,Posted\n01/20/2025,CHEVRON,-38.00,Posted\n", head),
+        write(tmp_path, "u4.csv", "02/03/2025,SPOTIFY,-11.99,Posted\n", head),
+    ]
+    with Ledger() as ledger:
+        batches = [import_file(ledger, path, account="Card").batch_id for path in files]
+        undo_batch(ledger, batches[2])  # it replaced the pending WHOLE FOODS; SPOTIFY now has that id
+        assert sorted((r["description"], r["pending"]) for r in rows(ledger)) == [
+            ("AMAZON", 0), ("SPOTIFY", 0), ("WHOLE FOODS", 1),
+        ]
+
+
+def test_an_older_export_imported_again_does_not_bring_back_a_pending_row(tmp_path: Path) -> None:
+    head = "Date,Description,Amount,Status\n"
+    older = write(tmp_path, "a.csv", "01/14/2025,WHOLE FOODS,-45.20,Pending\n01/02/2025,AMAZON,-23.99,Posted\n", head)
+    newer = write(tmp_path, "b.csv", "01/15/2025,WHOLE FOODS MARKET,-45.20,Posted\n01/02/2025,AMAZON,-23.99,Posted\n", head)
+    with Ledger() as ledger:
+        for path in (older, newer, older):
+            import_file(ledger, path, account="Card")
+        assert [(r["description"], r["pending"]) for r in rows(ledger)] == [("AMAZON", 0), ("WHOLE FOODS MARKET", 0)]
+
+
+def test_a_dry_run_of_several_files_counts_what_the_earlier_ones_would_add(tmp_path: Path) -> None:
+    first, second = write(tmp_path, "jan.csv", JAN_FEB), write(tmp_path, "feb.csv", FEB_MAR)
+    out = CliRunner().invoke(main, ["import", "--dry-run", "--json", "--account", "Checking", str(first), str(second)])
+    assert out.exit_code == 0, out.output
+    assert [(s["added"], s["duplicates"], s["batch_id"]) for s in json.loads(out.output)] == [(5, 0, None), (2, 2, None)]
+    with Ledger() as ledger:
+        assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 0 and ledger.scalar("SELECT COUNT(*) FROM accounts") == 0
+
+
+def test_out_of_range_amounts_and_far_future_dates(tmp_path: Path) -> None:
+    huge = write(tmp_path, "huge.csv", "2025-01-02,AMAZON,-23.99\n2025-01-03,BIG,-99999999999999999999999.00\n")
+    with Ledger() as ledger:
+        with pytest.raises(ImportRefused, match=r"line 3, column Amount: .* is out of range"):
+            import_file(ledger, huge)
+        assert import_file(ledger, huge, skip_bad=True).added == 1
+        ahead = import_file(ledger, write(tmp_path, "ahead.csv", "2099-01-05,X,-1.00\n"))
+        assert ahead.warnings == ["1 row(s) dated more than a year ahead (latest 2099-01-05): check the dates"]
+
+
+def test_undo_with_files_is_refused() -> None:
+    out = CliRunner().invoke(main, ["import", "--undo", "1", "a.csv"])
+    assert out.exit_code == 1 and "not both" in out.output

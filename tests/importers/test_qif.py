@@ -192,3 +192,11 @@ def test_all_ambiguous_dates_are_read_in_the_order_that_keeps_them_close() -> No
 def test_an_apostrophe_year_that_would_be_years_ahead_is_the_1900s() -> None:
     result = QIF.parse("!Type:Bank\nD12/31'99\nT-1.00\n^\nD1/ 5' 4\nT-2.00\n^\n", "q.qif")
     assert [t.posted for t in result.transactions] == [date(1999, 12, 31), date(2004, 1, 5)]
+
+
+def test_a_file_cut_inside_its_last_record_is_a_row_error() -> None:
+    text = "!Type:Bank\nD01/05/2025\nT-5.00\nPSHOP\n^\nD01/09/2025\nT-120.00\nPCOS"
+    result = QIF.parse(text, "cut.qif")
+    assert [t.amount for t in result.transactions] == [-500]
+    assert [(e.line, e.message) for e in result.errors] == [(6, "the file ends inside this record (truncated file?)")]
+    assert len(QIF.parse(text + "\n", "no_last_caret.qif").transactions) == 2  # a last `^` left out is fine

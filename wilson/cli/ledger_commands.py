@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 
@@ -39,6 +40,8 @@ def import_command(
     except LedgerError as exc:
         fail(str(exc))
     with ledger:
+        if paths and (undo is not None or history):
+            fail("give either files to import or --undo/--history, not both")
         if undo is not None:
             _undo(ledger, undo, as_json)
         elif history:
@@ -60,25 +63,36 @@ def _import(ledger, paths, account, forced_format, dry_run, skip_bad, as_json) -
         AutoCategorizer(ledger)(rows)
 
     summaries, failures = [], []
-    for path in paths:
-        try:
-            with _progress(path, enabled=not as_json and sys.stderr.isatty()) as say:
-                summary = import_file(
-                    ledger, path, account, forced_format, dry_run, skip_bad, progress=say, categorize=categorize
-                )
-        except (ImportRefused, LedgerError) as exc:
-            failures.append(str(exc))
-            click.echo(f"wilson: {exc}", err=True)
-            continue
-        except KeyboardInterrupt:
-            fail(f"{path}: interrupted; nothing from this file was written", code=130)
-        summaries.append(summary.as_dict())
-        if not as_json:
-            _print_summary(summary)
+    # A dry run of several files writes them all in one transaction it then rolls back, so each
+    # file's figures count the rows the files before it would add.
+    with contextlib.suppress(_RolledBack), ledger.write() if dry_run else contextlib.nullcontext():
+        for path in paths:
+            try:
+                with _progress(path, enabled=not as_json and sys.stderr.isatty()) as say:
+                    summary = import_file(
+                        ledger, path, account, forced_format, False, skip_bad, progress=say, categorize=categorize
+                    )
+            except (ImportRefused, LedgerError) as exc:
+                failures.append(str(exc))
+                click.echo(f"wilson: {exc}", err=True)
+                continue
+            except KeyboardInterrupt:
+                fail(f"{path}: interrupted; nothing from this file was written", code=130)
+            if dry_run:
+                summary.dry_run, summary.batch_id = True, None
+            summaries.append(summary.as_dict())
+            if not as_json:
+                _print_summary(summary)
+        if dry_run:
+            raise _RolledBack
     if as_json:
         print_json(summaries if len(paths) > 1 else (summaries[0] if summaries else {"errors": failures}))
     if failures:
         sys.exit(1)
+
+
+class _RolledBack(Exception):
+    """Ends a dry run's transaction, undoing everything it wrote."""
 
 
 class _progress:

@@ -185,7 +185,7 @@ class _OfxParser:
     def parse(self) -> ParseResult:
         start = _OFX_START.search(self.text)
         if not start:
-            raise ImportRefused(self.source, "looks like OFX but has no <OFX> element")
+            raise ImportRefused(self.source, "not an OFX file: no <OFX> element")
         root = _tree(self.text, start.start())
         institution = None
         for fi in root.find_all(frozenset({"FI"})):

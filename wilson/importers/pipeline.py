@@ -13,7 +13,7 @@ import struct
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
-from datetime import date
+from datetime import date, timedelta
 from functools import partial
 from itertools import chain, compress
 from operator import add, ne
@@ -27,6 +27,7 @@ from wilson.ledger.imports import BatchRecord, ImportOutcome, NewRows, record_im
 
 MAX_DESCRIPTION = 4096
 MAX_ERRORS_SHOWN = 3
+FUTURE_DAYS = 366  # a row dated further ahead than this is most likely a misread date
 
 
 class _DryRun(Exception):
@@ -121,6 +122,9 @@ def _import_file(
     )
     dates = rows.column("posted")
     summary.first_date, summary.last_date = min(dates).isoformat(), max(dates).isoformat()
+    ahead = [day for day in dates if day > date.today() + timedelta(days=FUTURE_DAYS)]
+    if ahead:
+        summary.warnings.append(f"{len(ahead)} row(s) dated more than a year ahead (latest {max(ahead).isoformat()}): check the dates")
     balances = _balance_facts(result, rows)
     say("writing")
     try:
@@ -203,7 +207,7 @@ def _account_for(ledger: Ledger, parsed: ParsedAccount, named: str | None, sourc
         found = ledger.account_by_number(parsed.number, parsed.currency if parsed.currency_stated else None)
         if found:
             return found
-    name = named or parsed.name or _name_from_number(parsed) or name_from_file(source)
+    name = named or _with_file_tail(parsed.name, source) or _name_from_number(parsed) or name_from_file(source)
     found = ledger.account(name)
     if found and not named and parsed.number and parsed.currency_stated and found["currency"] != parsed.currency.upper():
         name = f"{name} {parsed.currency.upper()}"  # the same account id in another currency is another account
@@ -211,6 +215,16 @@ def _account_for(ledger: Ledger, parsed: ParsedAccount, named: str | None, sourc
     return found or ledger.create_account(
         name, _type_for(parsed, name), parsed.currency, parsed.institution, parsed.number
     )
+
+
+_FILE_TAIL = re.compile(r"^[A-Za-z]+(\d{4})_Activity", re.IGNORECASE)  # Chase: `Chase1234_Activity_20250201.CSV`
+
+
+def _with_file_tail(name: str | None, source: str) -> str | None:
+    """A bank's product name ("Chase Checking") plus the account's last digits when the file's name
+    carries them, so two accounts of one product stay apart."""
+    tail = _FILE_TAIL.match(Path(source).name)
+    return f"{name} …{tail[1]}" if name and tail else name
 
 
 _TYPE_WORDS = (

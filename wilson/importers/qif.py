@@ -115,6 +115,7 @@ class _QifParser:
     def __init__(self, text: str, source: str):
         self.source = source
         self.lines = _lines(text)
+        self.cut_short = not text.endswith("\n")  # a writer may leave out the last `^`, not the last line break
         self.order = _date_order(self.lines)
         amounts = [line[1:] for line in self.lines if line[:1] in ("T", "U", "$")]
         self.decimal_sep = guess_decimal_separator(amounts)
@@ -145,7 +146,10 @@ class _QifParser:
                 record = _Record(number)
             record.fields.append((line[0], line[1:].strip(), number))
         if record is not None and record.fields:
-            self.record(section, record)
+            if self.cut_short and section != "account":
+                self.result.errors.append(RowError(record.line, "the file ends inside this record (truncated file?)"))
+            else:
+                self.record(section, record)
         self.result.accounts = list(self.accounts.values())
         return self.result
 

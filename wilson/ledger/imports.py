@@ -26,6 +26,10 @@ PENDING_MATCH_DAYS = 7
 BANK_ID_MATCH_DAYS = 7  # a row the bank re-dated keeps its id
 BULK_ROWS = 5_000  # batches this big, into a ledger no bigger, rebuild indexes instead of updating them
 TRANSFER_MATCH_DAYS = 4
+# A merchant's refund is never the other leg of an own-account move; a payment app's transfer is a
+# leg only beside one that reads like a transfer too (`ZELLE TRANSFER TO JOHN` pays someone else).
+NOT_TRANSFER = re.compile(r"refund|\breturn|reversal|chargeback|cash ?back|erstattung|rembourse|reembolso|rimborso", re.IGNORECASE)
+PEER_PAYMENT = re.compile(r"zelle|venmo|cash ?app|paypal|wise\b|revolut", re.IGNORECASE)
 TRANSFER_WORDS = re.compile(
     r"transfer|xfer|trnsfr|\btfr\b|payment.{0,12}thank|autopay|auto pay|online pmt|card ?payment|"
     r"crd (?:autopay|pmt)|epay|to savings|from savings|to checking|from checking|pocket|"
@@ -126,6 +130,7 @@ def record_import(
     for account_id, positions in _by_account(rows):
         account_rows = rows.take(positions)
         fresh = account_rows.take(_new_positions(ledger, account_id, account_rows))
+        fresh = fresh.take(_not_yet_posted(ledger, account_id, fresh))
         outcome.duplicates += len(account_rows) - len(fresh)
         replaced += _replace_pending(ledger, account_id, account_rows, fresh)
         if prepare and len(fresh):
@@ -202,6 +207,30 @@ def _remove_superseded(ledger: Ledger, superseded: Sequence[tuple[int, str]]) ->
     if gone:
         ledger.conn.executemany("DELETE FROM transactions WHERE id = ?", [(row["id"],) for row in gone])
     return gone
+
+
+def _not_yet_posted(ledger: Ledger, account_id: int, rows: NewRows) -> Sequence[int]:
+    """Positions minus pending rows the ledger already holds posted (an older export imported again
+    after a newer one: same amount, booked within a few days after)."""
+    pending = [i for i, flag in enumerate(rows.pending) if flag]
+    if not pending:
+        return range(len(rows))
+    low = min(rows.posted[i] for i in pending)
+    booked: dict[int, list[str]] = {}
+    for amount, day in _plain_rows(
+        ledger.conn,
+        "SELECT amount, posted FROM transactions WHERE account_id = ? AND pending = 0 AND posted BETWEEN ? AND ?",
+        (account_id, low, _shift(max(rows.posted[i] for i in pending), PENDING_MATCH_DAYS)),
+    ):
+        booked.setdefault(amount, []).append(day)
+    gone = set()
+    for i in pending:
+        days = booked.get(rows.amount[i], [])
+        hit = next((day for day in days if 0 <= _days(day, rows.posted[i]) <= PENDING_MATCH_DAYS), None)
+        if hit is not None:
+            days.remove(hit)
+            gone.add(i)
+    return [i for i in range(len(rows)) if i not in gone]
 
 
 def _replace_pending(ledger: Ledger, account_id: int, rows: NewRows, fresh: NewRows) -> list[dict]:
@@ -322,7 +351,8 @@ def link_transfers(ledger: Ledger, batch_id: int, rows: NewRows) -> int:
             " WHERE posted BETWEEN ? AND ? AND pending = 0 AND transfer_id IS NULL AND amount != 0",
             (low, high),
         )
-        if TRANSFER_WORDS.search(row["description"]) or (row["account_id"], row["fingerprint"]) in hinted
+        if (TRANSFER_WORDS.search(row["description"]) and not NOT_TRANSFER.search(row["description"]))
+        or (row["account_id"], row["fingerprint"]) in hinted
     ]
     linked = 0
     transfer_category = ledger.scalar("SELECT id FROM categories WHERE name = 'Transfer'")
@@ -333,12 +363,13 @@ def link_transfers(ledger: Ledger, batch_id: int, rows: NewRows) -> int:
         matches = [
             dict(m)
             for m in conn.execute(
-                "SELECT id, batch_id FROM transactions WHERE account_id != ? AND currency = ? AND amount = ?"
+                "SELECT id, batch_id, description FROM transactions WHERE account_id != ? AND currency = ? AND amount = ?"
                 " AND posted BETWEEN date(?, ?) AND date(?, ?) AND pending = 0 AND transfer_id IS NULL",
                 (row["account_id"], row["currency"], -row["amount"], row["posted"], f"-{TRANSFER_MATCH_DAYS} days",
                  row["posted"], f"+{TRANSFER_MATCH_DAYS} days"),
             )
-            if m["id"] not in taken
+            if m["id"] not in taken and not NOT_TRANSFER.search(m["description"])
+            and (TRANSFER_WORDS.search(m["description"]) or not PEER_PAYMENT.search(row["description"]))
         ]
         if len(matches) != 1 or batch_id not in (row["batch_id"], matches[0]["batch_id"]):
             continue
@@ -359,28 +390,42 @@ _COUNTED = ("posted", "account_id", "category_id", "currency", "amount", "pendin
 
 
 def undo_batch(ledger: Ledger, batch_id: int) -> int:
-    """Remove exactly what a batch added and restore the pending rows it replaced."""
+    """Remove exactly what a batch added, and put back what it changed: the rows it replaced or
+    deleted, and the transfer category it gave earlier rows it linked to its own."""
     batch = ledger.query_one("SELECT * FROM import_batches WHERE id = ?", (batch_id,))
     if batch is None:
         raise LookupError(f"no import batch {batch_id}")
     if batch["undone_at"]:
         raise LookupError(f"import batch {batch_id} was already undone on {batch['undone_at']}")
     with ledger.write() as conn:
+        linked_to_batch = "transfer_id IN (SELECT id FROM transactions WHERE batch_id = ?)"
         conn.execute(
-            "UPDATE transactions SET transfer_id = NULL WHERE transfer_id IN (SELECT id FROM transactions WHERE batch_id = ?)",
-            (batch_id,),
+            f"UPDATE transactions SET category_id = NULL, category_source = NULL WHERE {linked_to_batch}"
+            " AND category_source = 'transfer' AND batch_id IS NOT ?",
+            (batch_id, batch_id),
         )
+        conn.execute(f"UPDATE transactions SET transfer_id = NULL WHERE {linked_to_batch}", (batch_id,))
         removed = conn.execute("DELETE FROM transactions WHERE batch_id = ?", (batch_id,)).rowcount
         for old in json.loads(batch["replaced"] or "[]"):
-            columns = ", ".join(old)
-            restored = conn.execute(
-                f"INSERT OR IGNORE INTO transactions ({columns}) VALUES ({', '.join('?' * len(old))})", list(old.values())
-            )
-            if restored.rowcount:
-                index_batch_rows(conn, old["id"], old["id"])
-                add_rows(conn, *([old[name]] for name in _COUNTED), linked=[old["transfer_id"] is not None])
+            _restore(conn, old)
         conn.execute("UPDATE import_batches SET undone_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?", (batch_id,))
     return removed
+
+
+def _restore(conn: sqlite3.Connection, old: dict) -> None:
+    """Put a removed row back: under its old id unless a later row took it, without a transfer leg
+    that is gone since."""
+    row = dict(old)
+    if conn.execute("SELECT 1 FROM transactions WHERE id = ?", (row["id"],)).fetchone():
+        del row["id"]
+    if row.get("transfer_id") and not conn.execute("SELECT 1 FROM transactions WHERE id = ?", (row["transfer_id"],)).fetchone():
+        row["transfer_id"] = None
+    new_id = conn.execute(
+        f"INSERT INTO transactions ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})", list(row.values())
+    ).lastrowid
+    if row.get("batch_id") is not None:  # rows outside a batch are indexed and counted by their triggers
+        index_batch_rows(conn, new_id, new_id)
+        add_rows(conn, *([row[name]] for name in _COUNTED), linked=[row["transfer_id"] is not None])
 
 
 def _days(a: str, b: str) -> int:
