@@ -11,7 +11,6 @@ at once.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -19,6 +18,9 @@ from datetime import date
 from functools import cached_property, lru_cache, partial
 from operator import itemgetter
 
+from wilson.importers.csv_headers import (
+    MONEY_ROLES, cell_currency, classify, currency_code, header_currency, language_currency, normalise_header,
+)
 from wilson.importers.csv_read import has_long_line, read_records, read_rows, uniform_columns
 from wilson.importers.dates import DateColumn, infer_date_format
 from wilson.importers.model import (
@@ -32,121 +34,6 @@ MAX_ROW_CHARS = 64 * 1024
 MAX_DESCRIPTION_CHARS = 4 * 1024
 DELIMITERS = (",", ";", "\t", "|")
 
-# Header names per role, normalised (lower case, no accents, punctuation as single spaces).
-# Within "date" the number is a preference: the booking date beats the transaction date beats
-# the value date, because the booking date is what a statement and an OFX file call "posted".
-_ENGLISH: dict[str, tuple[str, ...]] = {
-    "date:0": (
-        "posting date", "posted date", "post date", "booking date", "date processed", "completed date", "date posted",
-        "date completed", "run date",
-    ),
-    "date:1": (
-        "date", "transaction date", "trans date", "started date", "operation date", "created", "created at", "date created",
-        "created date", "created utc", "datetime", "date time", "settle date", "settlement date",
-        "date started", "release date",
-    ),
-    "date:2": ("value date", "valuedate", "value dat", "value dt"),
-    "payee": (
-        "payee", "beneficiary", "payee name", "merchant", "merchant name", "counterparty", "counter party",
-        "counterparty name", "counteraccount name", "name", "from", "to", "name of sender receiver",
-    ),
-    "text": (
-        "description", "details", "memo", "narrative", "particulars", "transaction details",
-        "transaction description", "purpose", "extended details", "payment reference",
-        "message for payee", "memo description", "avisierungstext", "title", "text", "narration", "sub description",
-        "action", "message", "transaction remarks", "remarks",
-    ),
-    "original": ("original description", "original statement", "statement description"),  # beside a bank's cleaned name
-    "amount": ("amount", "transaction amount", "amt", "value", "net", "net amount", "txn amount", "transaction net amount"),
-    "amount:1": ("gross",),  # PayPal: `Net` is what moved (`Gross` before the fee)
-    "debit": ("debit", "debits", "debit amount", "withdrawal", "withdrawals", "withdrawal amount", "paid out", "money out", "outflow", "charge",
-              "withdrawal amt"),
-    "credit": ("credit", "credits", "credit amount", "deposit", "deposits", "deposit amount", "paid in", "money in", "inflow", "payment",
-               "deposit amt"),
-    "direction": (
-        "d k", "d c", "dr cr", "cr dr", "debit credit", "credit debit", "c d", "credit debit indicator",
-        "debit credit indicator", "dr cr indicator", "cr dr indicator", "debit or credit", "credit or debit", "direction",
-    ),
-    "balance": ("balance", "running bal", "running balance", "runningbalance", "closing balance", "partial balance"),
-    "currency": ("currency", "ccy", "currency code", "txn currency", "payment currency"),
-    "account:0": ("account name",),
-    "account:1": ("account", "account no", "account number"),
-    "bank_id": ("reference", "reference number", "reference no", "transaction id", "transaction reference", "id", "fitid"),
-    "category": ("category",),
-    "subcategory": ("subcategory", "sub category"),
-    "status": ("status", "state"),
-    "notes": ("notes", "note"),
-    "kind": ("type", "transaction type", "type of transaction"),
-    "original_amount": ("original amount", "foreign amount", "amount in original currency", "local amount", "orig amount"),
-    "original_currency": ("original currency", "foreign currency", "local currency", "orig currency"),
-}
-_OTHER: dict[str, tuple[str, ...]] = {
-    "date:0": ("buchungstag", "buchungsdatum", "datum zauctovani", "boekingsdatum", "date comptable", "fecha contable", "datum verrekening",
-               "data contabile", "bokforingsdatum", "bokforingsdag", "bogforingsdato", "reskontradatum", "kirjauspaiva",
-               "data lancamento", "data ksiegowania", "date d execution"),
-    "date:1": ("datum", "tranzakcio datuma", "datum provedeni", "transaktionsdatum", "belegdatum", "date operation", "date de l operation", "fecha", "data",
-               "dato", "datum verrichting", "data operacji", "data transakcji", "transaktionsdag", "datum der transaktion", "fecha operacion"),
-    "date:2": (
-        "valuta", "valutadatum", "wertstellung", "wertstellungsdatum", "date de valeur", "erteknap", "rentedatum", "valutadag",
-        "fecha valor", "data valuta", "data waluty",
-    ),
-    "payee": (
-        "empfanger", "empfaenger", "zahlungsempfanger", "zahlungsempfaenger", "auftraggeber empfanger",
-        "auftraggeber empfaenger", "auftraggeber begunstigter", "auftraggeber beguenstigter", "begunstigter auftraggeber", "empfanger auftraggeber",
-        "empfaenger auftraggeber", "beguenstigter zahlungspflichtiger", "begunstigter zahlungspflichtiger",
-        "name zahlungsbeteiligter", "auftraggeber", "naam tegenpartij", "tegenpartij", "partner neve",
-        "nazev protiuctu", "beneficiaire", "tiers", "handelaar", "commercant", "naam omschrijving", "nom de la contrepartie",
-        "naam tegenpartij bevat", "dane kontrahenta", "maksaja", "maksunsaaja", "nimi", "afsender", "modtager", "navn",
-    ),
-    "text": (
-        "verwendungszweck", "beschreibung", "omschrijving", "vrije mededeling", "mededelingen", "libelle",
-        "libelle operation", "zprava", "reszletek", "kozlemeny", "descripcion", "concepto", "descrizione", "causale",
-        "toelichting", "zahlungsreferenz", "tekst", "rubrik", "buchungsdetails", "text mottagare", "libelles",
-        "details du mouvement", "detail de l ecriture", "transactie", "communication", "descricao", "opis operacji", "tytul",
-        "zprava pro prijemce", "otsikko", "beskrivelse", "poznamka", "beskrivning", "opis transakcji",
-    ),
-    "amount": ("betrag", "bedrag", "montant", "importe", "importo", "belopp", "summe", "umsatz", "zauctovana castka", "tranzakcio osszege", "castka", "kwota",
-               "belob", "belop", "objem", "maara", "montant de l operation", "montante", "kwota transakcji"),
-    "debit": (
-        "soll", "belastung", "ausgang", "ausgabe", "debet", "af", "sortie", "betrag soll", "ausgehend", "betrag ausgehend",
-        "rechnungsbetrag ausgehend", "addebiti", "uscite", "cargo", "cargos", "lastschrift",
-    ),
-    "credit": (
-        "haben", "gutschrift", "eingang", "einnahme", "bij", "entree", "betrag haben", "credito", "eingehend",
-        "betrag eingehend", "rechnungsbetrag eingehend", "accrediti", "entrate", "abono", "abonos",
-    ),
-    "direction": ("soll haben", "s h", "bevetel kiadas", "af bij", "debet credit"),
-    "balance": (
-        "saldo", "kontostand", "solde", "egyenleg", "saldo nach buchung", "verfugbares guthaben", "saldo po operacji",
-        "saldo po transakcji", "bokfort saldo",
-    ),
-    "currency": (
-        "waehrung", "wahrung", "munt", "zahlungswahrung", "monn", "devise", "mena uctu", "mena", "tranzakcio devizaneme",
-        "devizanem", "divisa", "devise du compte", "devies", "waluta", "valuutta",
-    ),
-    "account:-1": ("auftragskonto",),
-    "account:0": ("kontoname",),
-    "account:1": ("konto", "rekening", "rekeningnummer", "produit", "cislo uctu", "szamlaszam", "numero de compte", "rachunek"),
-    "account:2": ("kontonummer",),
-    "bank_id": ("id transakce", "n de transaction", "transaktions id", "transaktionsreferenz", "referenz"),
-    "category": ("kategorie", "categorie", "categoria", "kategoria"),
-    "subcategory": ("unterkategorie", "sous categorie"),
-    "status": ("info", "buchungsstatus", "statut"),
-    "notes": ("notiz", "bemerkung"),
-    "hold": ("kwota blokady zwolnienie blokady",),  # ING PL: a card hold, with no amount booked yet
-    "kind": (
-        "transaktionstyp", "buchungstext", "mutatiesoort", "typ transakce", "tranzakcio tipusa", "umsatzart", "vorgang",
-        "type d operation", "type de transaction", "tipo", "typ", "szczegoly", "typ transakcji",
-    ),
-    "original_amount": (
-        "originalbetrag", "ursprunglicher betrag", "betrag in fremdwahrung", "fremdwahrungsbetrag",
-        "puvodni castka a mena", "montant en devise", "oorspr bedrag", "oorspronkelijk bedrag",
-    ),
-    "original_currency": ("originalwahrung", "originalwaehrung", "fremdwahrung", "oorspr munt"),
-}
-_PATTERNS = (
-    (re.compile(r"(vwz|verwendungszweck|description|transaction ref|details|memo|omschrijving) ?\d{1,2}"), "text"),
-)
 _NAME_ACCOUNT_ROLES = ("kontoname", "account name")
 
 CARD_POSITIVE_SHARE = 0.5  # of a file's rows that must be positive before its payments are checked (refunds are negative too)
@@ -186,24 +73,8 @@ _SUMMARY = re.compile(
 )
 _DECISIVE = re.compile(r"[.,]\d{1,2}(?!\d)|\d[.,]\d{3}[.,]")
 _UNGROUPED = {sep: re.compile(rf"(?<![\d.,'])(?:0|\d{{4,}}){re.escape(sep)}\d{{3}}(?!\d)") for sep in ".,"}
-_CURRENCY_IN_TEXT = re.compile(r"(?<![A-Z])([A-Z]{3})(?![A-Z])")
-# Symbols a money cell may carry (a bare `$` names no one currency); prefixed dollars before others.
-_SYMBOL_CURRENCY = (
-    ("R$", "BRL"), ("NZ$", "NZD"), ("A$", "AUD"), ("C$", "CAD"), ("HK$", "HKD"), ("S$", "SGD"), ("€", "EUR"),
-    ("£", "GBP"), ("¥", "JPY"), ("₹", "INR"), ("₩", "KRW"), ("₺", "TRY"), ("zł", "PLN"), ("Kč", "CZK"),
-)
-_PARENTHETICAL = re.compile(r"\(([^)]*)\)")
-_CODE_SUFFIX = re.compile(r"(.+?) (?:in |en )?([a-z]{3}|euros?)")
-_CURRENCY_CODES = frozenset(  # the ISO 4217 codes bank exports commonly carry
-    "AED ARS AUD BGN BHD BRL CAD CHF CLP CNY COP CZK DKK EGP EUR GBP HKD HUF IDR ILS INR ISK JOD JPY KES KRW KWD "
-    "MAD MXN MYR NGN NOK NZD OMR PEN PHP PKR PLN QAR RON RSD SAR SEK SGD THB TND TRY TWD UAH USD VND ZAR".split()
-)
-# An amount column named in a language spoken where one currency is used (Danish `Beløb`).
-_LANGUAGE_CURRENCY = {"belob": "DKK", "belop": "NOK", "belopp": "SEK", "kwota": "PLN", "castka": "CZK", "zauctovana castka": "CZK"}
 _SORT_CODE_ACCOUNT = re.compile(r"\d\d-?\d\d-?\d\d[\s-]+\d{6,8}")  # `20-32-06 13152170`, `123456-12345678`
 _MONTH_FIRST = ("USD", "CAD", "PHP")  # currencies whose banks commonly write dates month first
-MONEY_ROLES = ("amount", "debit", "credit", "balance", "fee", "original_amount", "amount_alt", "hold")
-_CODED_AMOUNT = re.compile(r"([A-Z]{3})\$")  # RBC's `CAD$` and `USD$` columns: amounts in that currency
 _PLAIN = {
     ".": re.compile(r"(-?)(\d{1,15})(?:\.(\d{1,6}))?"),
     ",": re.compile(r"(-?)(\d{1,15})(?:,(\d{1,6}))?"),
@@ -213,83 +84,6 @@ _PLAIN_COLUMN = {  # a whole column of two-decimal cells joined by newlines
     sep: re.compile(f"{_PLAIN_CELL}(?:\n{_PLAIN_CELL})*".format(sep=re.escape(sep))) for sep in (".", ",")
 }
 _NOT_CSV = re.compile(r"^\s*(<\?xml|<OFX|OFXHEADER|!Type:|!Account|!Option)", re.I | re.M)
-
-
-def normalise_header(name: str) -> str:
-    """Lower case, no accents, no parentheses, punctuation as single spaces: one key per spelling."""
-    name = name.lower().replace("ß", "ss").replace("ø", "o").replace("æ", "ae").replace("ł", "l")  # letters NFKD keeps whole
-    text = unicodedata.normalize("NFKD", _PARENTHETICAL.sub(" ", name))
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    return " ".join(re.sub(r"[^a-z0-9]+", " ", text).split())
-
-
-def _build_lookup() -> dict[str, tuple[str, int, bool]]:
-    lookup: dict[str, tuple[str, int, bool]] = {}
-    for european, table in ((False, _ENGLISH), (True, _OTHER)):
-        for key, names in table.items():
-            role, _, prio = key.partition(":")
-            for name in names:
-                lookup.setdefault(name, (role, int(prio or 0), european))
-    return lookup
-
-
-_LOOKUP = _build_lookup()
-
-
-def classify(header: str) -> tuple[str, int, bool] | None:
-    """(role, preference, is-European) for a header name, or None when it means nothing to us."""
-    coded = _CODED_AMOUNT.fullmatch(header.strip())
-    if coded and currency_code(coded[1]):
-        return "amount", 0, False
-    key = normalise_header(header)
-    hit = _LOOKUP.get(key)
-    if hit is not None and hit[0] in ("amount", "currency"):
-        for inner in map(normalise_header, _PARENTHETICAL.findall(header)):
-            side = _LOOKUP.get(inner)
-            if hit[0] == "amount" and side and side[0] in ("debit", "credit"):
-                return side  # Kiwibank's `Amount (credit)` beside `Amount`
-            if "foreign" in inner.split():  # Curve's `Txn Amount (Foreign Spend)` beside the card's
-                return "original_" + hit[0], hit[1], hit[2]
-    if hit is None:
-        for pattern, role in _PATTERNS:
-            if pattern.fullmatch(key):
-                return role, 0, key.startswith(("vwz", "verwendungszweck"))
-        coded = _CODE_SUFFIX.fullmatch(key)
-        if coded and currency_code(coded[2]):  # `Amount CZK`, `Bedrag in EUR`
-            hit = _LOOKUP.get(coded[1])
-            return hit if hit and hit[0] in MONEY_ROLES else None
-    return hit
-
-
-def currency_code(text: str) -> str | None:
-    """`eur` → `EUR` when the text is a common ISO 4217 code (or says euros)."""
-    code = text.strip().upper()
-    if code in ("EURO", "EUROS"):
-        return "EUR"
-    return code if code in _CURRENCY_CODES else None
-
-
-def cell_currency(text: str) -> str | None:
-    """The currency a money cell writes beside its number: a code (`-4.50 AUD`) or a symbol (`₹`, `R$`)."""
-    for code in _CURRENCY_IN_TEXT.findall(text.upper()):
-        if code in _CURRENCY_CODES:
-            return code
-    return next((code for symbol, code in _SYMBOL_CURRENCY if symbol in text), None)
-
-
-def header_currency(header: str) -> str | None:
-    """The currency a money column's name states: `Betrag (EUR)`, `Amount CZK`, `Bedrag in EUR`, `CAD$`."""
-    coded = _CODED_AMOUNT.fullmatch(header.strip())
-    if coded:
-        return currency_code(coded[1])
-    for inner in _PARENTHETICAL.findall(header):
-        if re.fullmatch(r"[A-Z]{3}|EUROS?", inner.strip().upper()):  # `Betrag (EUR)`, `Montant(EUROS)`
-            return currency_code(inner)
-        symbol = cell_currency(inner.strip())  # `Amount (£)`
-        if symbol and classify(header):
-            return symbol
-    coded = _CODE_SUFFIX.fullmatch(normalise_header(header))
-    return currency_code(coded[2]) if coded and classify(header) else None
 
 
 @dataclass
@@ -480,7 +274,7 @@ class _Conversion:
         self._drop_text_markers()
         if layout_for is layout_from_header:
             self._merge_second_header()
-        self._drop_holder()
+        self._clean_party_columns()
 
     def _drop_text_markers(self) -> None:
         """NatWest starts text cells with `'` (Excel's mark for "this is text"): not part of the value."""
@@ -490,8 +284,8 @@ class _Conversion:
                 self.columns[index] = [cell[1:] if cell.startswith("'") else cell for cell in column]
 
     def _merge_second_header(self) -> None:
-        """A first row with no digit is the header's second line (`,,Debit,Credit` under `Amount`,
-        `,,(EUR),(EUR)` units): its names take their columns, its units join theirs; then it goes."""
+        """A first row of header names or units is the header's second line (`,,Debit,Credit` under
+        `Amount`, `,,(EUR),(EUR)`): its names take their columns, its units join theirs; then it goes."""
         if not self.count:
             return
         below = [column[0].strip() for column in self.columns]
@@ -505,9 +299,8 @@ class _Conversion:
         self.columns = [column[1:] for column in self.columns]
         self.lines, self.count = self.lines[1:], self.count - 1
         self.refused = {i - 1: error for i, error in self.refused.items() if i}
-        self.__dict__.pop("names", None)
 
-    def _drop_holder(self) -> None:
+    def _clean_party_columns(self) -> None:
         """Blank party cells that name nobody: account numbers and IBANs (Nordea writes the payer's),
         and the account holder's own name in a pair of party columns (`From`/`To`, `Auftraggeber`/
         `Empfänger`), which is on most rows beside the other party."""
@@ -676,10 +469,8 @@ class _Conversion:
         if stated:
             return stated
         self.currency_guessed = True
-        for name in self.header:
-            if normalise_header(name) in _LANGUAGE_CURRENCY:
-                return _LANGUAGE_CURRENCY[normalise_header(name)]
-        return "EUR" if european else "USD"
+        implied = next(filter(None, map(language_currency, self.header)), None)
+        return implied or ("EUR" if european else "USD")
 
     def _direction_column(self) -> int | None:
         """An explicit D/C column, or a type/unnamed column whose values are direction words (a stray
@@ -1230,8 +1021,7 @@ def _original(raw: str, raw_currency: str, sep: str, amount, currency: str) -> t
     None when it is in the row's own currency (Curve fills it on every row)."""
     if not raw or amount.__class__ is not int:
         return None, None
-    found = _CURRENCY_IN_TEXT.search(raw_currency.upper()) or _CURRENCY_IN_TEXT.search(raw)
-    code = found.group(1) if found else None
+    code = cell_currency(raw_currency) or cell_currency(raw)
     if code == currency.upper():
         return None, None
     try:

@@ -15,9 +15,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Iterable
 
-from wilson.importers.csv_generic import (
-    DIRECTION_WORDS, MONEY_ROLES, Head, Options, classify, currency_code, head_of, layout_from_roles, parse_table, sniff,
-)
+from wilson.importers.csv_generic import DIRECTION_WORDS, Head, Options, head_of, layout_from_roles, parse_table, sniff
+from wilson.importers.csv_headers import MONEY_ROLES, classify, currency_code
 from wilson.importers.dates import infer_date_format
 from wilson.importers.model import ImportRefused, ParseResult
 from wilson.money import AmountError, guess_decimal_separator, parse_amount

@@ -1,0 +1,225 @@
+"""Header names per role in the languages bank exports are written in, and the currency a header
+or a money cell states: what the generic CSV mapper (and the cell-reading format) recognise.
+
+Names are compared normalised: lower case, no accents, no parentheses, punctuation as single
+spaces, so `Buchungstag`, `BUCHUNGSTAG` and `Buchungs-Tag` are one key.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Header names per role, normalised (lower case, no accents, punctuation as single spaces).
+# Within "date" the number is a preference: the booking date beats the transaction date beats
+# the value date, because the booking date is what a statement and an OFX file call "posted".
+_ENGLISH: dict[str, tuple[str, ...]] = {
+    "date:0": (
+        "posting date", "posted date", "post date", "booking date", "date processed", "completed date", "date posted",
+        "date completed", "run date",
+    ),
+    "date:1": (
+        "date", "transaction date", "trans date", "started date", "operation date", "created", "created at", "date created",
+        "created date", "created utc", "datetime", "date time", "settle date", "settlement date",
+        "date started", "release date",
+    ),
+    "date:2": ("value date", "valuedate", "value dat", "value dt"),
+    "payee": (
+        "payee", "beneficiary", "payee name", "merchant", "merchant name", "counterparty", "counter party",
+        "counterparty name", "counteraccount name", "name", "from", "to", "name of sender receiver",
+    ),
+    "text": (
+        "description", "details", "memo", "narrative", "particulars", "transaction details",
+        "transaction description", "purpose", "extended details", "payment reference",
+        "message for payee", "memo description", "avisierungstext", "title", "text", "narration", "sub description",
+        "action", "message", "transaction remarks", "remarks",
+    ),
+    "original": ("original description", "original statement", "statement description"),  # beside a bank's cleaned name
+    "amount": ("amount", "transaction amount", "amt", "value", "net", "net amount", "txn amount", "transaction net amount"),
+    "amount:1": ("gross",),  # PayPal: `Net` is what moved (`Gross` before the fee)
+    "debit": ("debit", "debits", "debit amount", "withdrawal", "withdrawals", "withdrawal amount", "paid out", "money out", "outflow", "charge",
+              "withdrawal amt"),
+    "credit": ("credit", "credits", "credit amount", "deposit", "deposits", "deposit amount", "paid in", "money in", "inflow", "payment",
+               "deposit amt"),
+    "direction": (
+        "d k", "d c", "dr cr", "cr dr", "debit credit", "credit debit", "c d", "credit debit indicator",
+        "debit credit indicator", "dr cr indicator", "cr dr indicator", "debit or credit", "credit or debit", "direction",
+    ),
+    "balance": ("balance", "running bal", "running balance", "runningbalance", "closing balance", "partial balance"),
+    "currency": ("currency", "ccy", "currency code", "txn currency", "payment currency"),
+    "account:0": ("account name",),
+    "account:1": ("account", "account no", "account number"),
+    "bank_id": ("reference", "reference number", "reference no", "transaction id", "transaction reference", "id", "fitid"),
+    "category": ("category",),
+    "subcategory": ("subcategory", "sub category"),
+    "status": ("status", "state"),
+    "notes": ("notes", "note"),
+    "kind": ("type", "transaction type", "type of transaction"),
+    "original_amount": ("original amount", "foreign amount", "amount in original currency", "local amount", "orig amount"),
+    "original_currency": ("original currency", "foreign currency", "local currency", "orig currency"),
+}
+_OTHER: dict[str, tuple[str, ...]] = {
+    "date:0": ("buchungstag", "buchungsdatum", "datum zauctovani", "boekingsdatum", "date comptable", "fecha contable", "datum verrekening",
+               "data contabile", "bokforingsdatum", "bokforingsdag", "bogforingsdato", "reskontradatum", "kirjauspaiva",
+               "data lancamento", "data ksiegowania", "date d execution"),
+    "date:1": ("datum", "tranzakcio datuma", "datum provedeni", "transaktionsdatum", "belegdatum", "date operation", "date de l operation", "fecha", "data",
+               "dato", "datum verrichting", "data operacji", "data transakcji", "transaktionsdag", "datum der transaktion", "fecha operacion"),
+    "date:2": (
+        "valuta", "valutadatum", "wertstellung", "wertstellungsdatum", "date de valeur", "erteknap", "rentedatum", "valutadag",
+        "fecha valor", "data valuta", "data waluty",
+    ),
+    "payee": (
+        "empfanger", "empfaenger", "zahlungsempfanger", "zahlungsempfaenger", "auftraggeber empfanger",
+        "auftraggeber empfaenger", "auftraggeber begunstigter", "auftraggeber beguenstigter", "begunstigter auftraggeber", "empfanger auftraggeber",
+        "empfaenger auftraggeber", "beguenstigter zahlungspflichtiger", "begunstigter zahlungspflichtiger",
+        "name zahlungsbeteiligter", "auftraggeber", "naam tegenpartij", "tegenpartij", "partner neve",
+        "nazev protiuctu", "beneficiaire", "tiers", "handelaar", "commercant", "naam omschrijving", "nom de la contrepartie",
+        "naam tegenpartij bevat", "dane kontrahenta", "maksaja", "maksunsaaja", "nimi", "afsender", "modtager", "navn",
+    ),
+    "text": (
+        "verwendungszweck", "beschreibung", "omschrijving", "vrije mededeling", "mededelingen", "libelle",
+        "libelle operation", "zprava", "reszletek", "kozlemeny", "descripcion", "concepto", "descrizione", "causale",
+        "toelichting", "zahlungsreferenz", "tekst", "rubrik", "buchungsdetails", "text mottagare", "libelles",
+        "details du mouvement", "detail de l ecriture", "transactie", "communication", "descricao", "opis operacji", "tytul",
+        "zprava pro prijemce", "otsikko", "beskrivelse", "poznamka", "beskrivning", "opis transakcji",
+    ),
+    "amount": ("betrag", "bedrag", "montant", "importe", "importo", "belopp", "summe", "umsatz", "zauctovana castka", "tranzakcio osszege", "castka", "kwota",
+               "belob", "belop", "objem", "maara", "montant de l operation", "montante", "kwota transakcji"),
+    "debit": (
+        "soll", "belastung", "ausgang", "ausgabe", "debet", "af", "sortie", "betrag soll", "ausgehend", "betrag ausgehend",
+        "rechnungsbetrag ausgehend", "addebiti", "uscite", "cargo", "cargos", "lastschrift",
+    ),
+    "credit": (
+        "haben", "gutschrift", "eingang", "einnahme", "bij", "entree", "betrag haben", "credito", "eingehend",
+        "betrag eingehend", "rechnungsbetrag eingehend", "accrediti", "entrate", "abono", "abonos",
+    ),
+    "direction": ("soll haben", "s h", "bevetel kiadas", "af bij", "debet credit"),
+    "balance": (
+        "saldo", "kontostand", "solde", "egyenleg", "saldo nach buchung", "verfugbares guthaben", "saldo po operacji",
+        "saldo po transakcji", "bokfort saldo",
+    ),
+    "currency": (
+        "waehrung", "wahrung", "munt", "zahlungswahrung", "monn", "devise", "mena uctu", "mena", "tranzakcio devizaneme",
+        "devizanem", "divisa", "devise du compte", "devies", "waluta", "valuutta",
+    ),
+    "account:-1": ("auftragskonto",),
+    "account:0": ("kontoname",),
+    "account:1": ("konto", "rekening", "rekeningnummer", "produit", "cislo uctu", "szamlaszam", "numero de compte", "rachunek"),
+    "account:2": ("kontonummer",),
+    "bank_id": ("id transakce", "n de transaction", "transaktions id", "transaktionsreferenz", "referenz"),
+    "category": ("kategorie", "categorie", "categoria", "kategoria"),
+    "subcategory": ("unterkategorie", "sous categorie"),
+    "status": ("info", "buchungsstatus", "statut"),
+    "notes": ("notiz", "bemerkung"),
+    "hold": ("kwota blokady zwolnienie blokady",),  # ING PL: a card hold, with no amount booked yet
+    "kind": (
+        "transaktionstyp", "buchungstext", "mutatiesoort", "typ transakce", "tranzakcio tipusa", "umsatzart", "vorgang",
+        "type d operation", "type de transaction", "tipo", "typ", "szczegoly", "typ transakcji",
+    ),
+    "original_amount": (
+        "originalbetrag", "ursprunglicher betrag", "betrag in fremdwahrung", "fremdwahrungsbetrag",
+        "puvodni castka a mena", "montant en devise", "oorspr bedrag", "oorspronkelijk bedrag",
+    ),
+    "original_currency": ("originalwahrung", "originalwaehrung", "fremdwahrung", "oorspr munt"),
+}
+_PATTERNS = (
+    (re.compile(r"(vwz|verwendungszweck|description|transaction ref|details|memo|omschrijving) ?\d{1,2}"), "text"),
+)
+_CURRENCY_IN_TEXT = re.compile(r"(?<![A-Z])([A-Z]{3})(?![A-Z])")
+# Symbols a money cell may carry (a bare `$` names no one currency); prefixed dollars before others.
+_SYMBOL_CURRENCY = (
+    ("R$", "BRL"), ("NZ$", "NZD"), ("A$", "AUD"), ("C$", "CAD"), ("HK$", "HKD"), ("S$", "SGD"), ("€", "EUR"),
+    ("£", "GBP"), ("¥", "JPY"), ("₹", "INR"), ("₩", "KRW"), ("₺", "TRY"), ("zł", "PLN"), ("Kč", "CZK"),
+)
+_PARENTHETICAL = re.compile(r"\(([^)]*)\)")
+_CODE_SUFFIX = re.compile(r"(.+?) (?:in |en )?([a-z]{3}|euros?)")
+_CURRENCY_CODES = frozenset(  # the ISO 4217 codes bank exports commonly carry
+    "AED ARS AUD BGN BHD BRL CAD CHF CLP CNY COP CZK DKK EGP EUR GBP HKD HUF IDR ILS INR ISK JOD JPY KES KRW KWD "
+    "MAD MXN MYR NGN NOK NZD OMR PEN PHP PKR PLN QAR RON RSD SAR SEK SGD THB TND TRY TWD UAH USD VND ZAR".split()
+)
+# An amount column named in a language spoken where one currency is used (Danish `Beløb`).
+_LANGUAGE_CURRENCY = {"belob": "DKK", "belop": "NOK", "belopp": "SEK", "kwota": "PLN", "castka": "CZK", "zauctovana castka": "CZK"}
+MONEY_ROLES = ("amount", "debit", "credit", "balance", "fee", "original_amount", "amount_alt", "hold")
+_CODED_AMOUNT = re.compile(r"([A-Z]{3})\$")  # RBC's `CAD$` and `USD$` columns: amounts in that currency
+
+
+def normalise_header(name: str) -> str:
+    """Lower case, no accents, no parentheses, punctuation as single spaces: one key per spelling."""
+    name = name.lower().replace("ß", "ss").replace("ø", "o").replace("æ", "ae").replace("ł", "l")  # letters NFKD keeps whole
+    text = unicodedata.normalize("NFKD", _PARENTHETICAL.sub(" ", name))
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return " ".join(re.sub(r"[^a-z0-9]+", " ", text).split())
+
+
+def _build_lookup() -> dict[str, tuple[str, int, bool]]:
+    lookup: dict[str, tuple[str, int, bool]] = {}
+    for european, table in ((False, _ENGLISH), (True, _OTHER)):
+        for key, names in table.items():
+            role, _, prio = key.partition(":")
+            for name in names:
+                lookup.setdefault(name, (role, int(prio or 0), european))
+    return lookup
+
+
+_LOOKUP = _build_lookup()
+
+
+def classify(header: str) -> tuple[str, int, bool] | None:
+    """(role, preference, is-European) for a header name, or None when it means nothing to us."""
+    coded = _CODED_AMOUNT.fullmatch(header.strip())
+    if coded and currency_code(coded[1]):
+        return "amount", 0, False
+    key = normalise_header(header)
+    hit = _LOOKUP.get(key)
+    if hit is not None and hit[0] in ("amount", "currency"):
+        for inner in map(normalise_header, _PARENTHETICAL.findall(header)):
+            side = _LOOKUP.get(inner)
+            if hit[0] == "amount" and side and side[0] in ("debit", "credit"):
+                return side  # Kiwibank's `Amount (credit)` beside `Amount`
+            if "foreign" in inner.split():  # Curve's `Txn Amount (Foreign Spend)` beside the card's
+                return "original_" + hit[0], hit[1], hit[2]
+    if hit is None:
+        for pattern, role in _PATTERNS:
+            if pattern.fullmatch(key):
+                return role, 0, key.startswith(("vwz", "verwendungszweck"))
+        coded = _CODE_SUFFIX.fullmatch(key)
+        if coded and currency_code(coded[2]):  # `Amount CZK`, `Bedrag in EUR`
+            hit = _LOOKUP.get(coded[1])
+            return hit if hit and hit[0] in MONEY_ROLES else None
+    return hit
+
+
+def currency_code(text: str) -> str | None:
+    """`eur` → `EUR` when the text is a common ISO 4217 code (or says euros)."""
+    code = text.strip().upper()
+    if code in ("EURO", "EUROS"):
+        return "EUR"
+    return code if code in _CURRENCY_CODES else None
+
+
+def cell_currency(text: str) -> str | None:
+    """The currency a money cell writes beside its number: a code (`-4.50 AUD`) or a symbol (`₹`, `R$`)."""
+    for code in _CURRENCY_IN_TEXT.findall(text.upper()):
+        if code in _CURRENCY_CODES:
+            return code
+    return next((code for symbol, code in _SYMBOL_CURRENCY if symbol in text), None)
+
+
+def language_currency(header: str) -> str | None:
+    """The currency an amount header's language implies where one currency is used (Danish `Beløb`)."""
+    return _LANGUAGE_CURRENCY.get(normalise_header(header))
+
+
+def header_currency(header: str) -> str | None:
+    """The currency a money column's name states: `Betrag (EUR)`, `Amount CZK`, `Bedrag in EUR`, `CAD$`."""
+    coded = _CODED_AMOUNT.fullmatch(header.strip())
+    if coded:
+        return currency_code(coded[1])
+    for inner in _PARENTHETICAL.findall(header):
+        if re.fullmatch(r"[A-Z]{3}|EUROS?", inner.strip().upper()):  # `Betrag (EUR)`, `Montant(EUROS)`
+            return currency_code(inner)
+        symbol = cell_currency(inner.strip())  # `Amount (£)`
+        if symbol and classify(header):
+            return symbol
+    coded = _CODE_SUFFIX.fullmatch(normalise_header(header))
+    return currency_code(coded[2]) if coded and classify(header) else None
