@@ -666,3 +666,14 @@ def test_indian_headers_and_weekday_dates() -> None:
     assert [t.balance for t in hdfc.transactions] == [12345678, 27345678, 24845678]
     weekdays = parse("written/d20_weekday.csv")  # `Sun, 5 Jan 2025`
     assert [t.posted for t in weekdays.transactions] == [date(2025, 1, 5), date(2025, 1, 6)]
+
+
+def test_more_totals_card_payments_and_currency_hints() -> None:
+    daily = parse("written/t08_subtotal_per_day.csv")  # a dated `Daily total` row
+    assert [t.amount for t in daily.transactions] == [-4500, -500, 150000]
+    assert daily.warnings == ["line 4: skipped 'Daily total' (a totals line)"]
+    pymt = parse("written/s11_pos_charges_pymt.csv")  # `ONLINE PYMT RECEIVED`, half the rows refunds and payments
+    assert [t.amount for t in pymt.transactions] == [-5210, 30000, -8843, 1000]
+    mixed = parse("written/m14_mixed_symbols.csv")  # `-$4.50` beside `-€5.00` and `-£4.50`
+    assert [t.currency for t in mixed.transactions] == ["USD", "EUR", "GBP"]
+    assert parse("written/a37_indian_grouping_std.csv").accounts[0].currency == "INR"  # `1,23,456.78`

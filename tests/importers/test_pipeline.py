@@ -543,3 +543,67 @@ def test_out_of_range_amounts_and_far_future_dates(tmp_path: Path) -> None:
 def test_undo_with_files_is_refused() -> None:
     out = CliRunner().invoke(main, ["import", "--undo", "1", "a.csv"])
     assert out.exit_code == 1 and "not both" in out.output
+
+
+def test_a_name_that_merely_contains_credit_is_not_a_card(tmp_path: Path) -> None:
+    with Ledger() as ledger:
+        summary = import_file(ledger, write(tmp_path, "unicredit_it.csv", "2025-01-03,STIPENDIO,2500.00\n"))
+        assert ledger.scalar("SELECT type FROM accounts WHERE name = ?", (summary.accounts[0],)) == "checking"
+
+
+CARD_HEAD = "Transaction Date,Posted Date,Card No.,Description,Category,Debit,Credit,Status\n"
+
+
+def test_capital_ones_pending_rows_settle_once_even_for_another_amount(tmp_path: Path) -> None:
+    first = write(tmp_path, "march.csv", "2025-03-10,2025-03-10,4321,ONLINE PAYMENT THANK YOU,Payment/Credit,,500.00,Posted\n"
+                  "2025-03-12,,4321,UBER TRIP,Travel,23.45,,Pending\n", CARD_HEAD)
+    later = write(tmp_path, "march_b.csv", "2025-03-10,2025-03-10,4321,ONLINE PAYMENT THANK YOU,Payment/Credit,,500.00,Posted\n"
+                  "2025-03-12,2025-03-13,4321,UBER TRIP,Travel,27.95,,Posted\n", CARD_HEAD)  # a tip added
+    with Ledger() as ledger:
+        assert import_file(ledger, first).pending_added == 1
+        assert import_file(ledger, later).pending_replaced == 1
+        assert import_file(ledger, first).added + import_file(ledger, first).pending_added == 0  # older file again
+        assert [(r["description"], r["amount"], r["pending"]) for r in rows(ledger, "description = 'UBER TRIP'")] == [
+            ("UBER TRIP", -2795, 0),
+        ]
+
+
+def test_a_card_payment_links_past_another_payment_of_the_same_amount(tmp_path: Path) -> None:
+    card = write(tmp_path, "visa.csv", "2025-03-10,2025-03-10,4321,ONLINE PAYMENT THANK YOU,Payment/Credit,,500.00,Posted\n", CARD_HEAD)
+    checking = write(tmp_path, "checking.csv", "2025-03-10,PAYMENT TO VISA CARD 4321,-500.00\n2025-03-11,VENMO PAYMENT JOHN,-500.00\n")
+    with Ledger() as ledger:
+        import_file(ledger, card)
+        assert import_file(ledger, checking, account="Checking").transfers_linked == 1
+        linked = ledger.query("SELECT description FROM transactions WHERE transfer_id IS NOT NULL ORDER BY id")
+        assert [r["description"] for r in linked] == ["ONLINE PAYMENT THANK YOU", "PAYMENT TO VISA CARD 4321"]
+
+
+def test_undo_in_any_order_leaves_nothing(tmp_path: Path) -> None:
+    head = "Date,Description,Amount,Status\n"
+    files = [
+        write(tmp_path, "u1.csv", "01/02/2025,AMAZON,-23.99,Posted\n", head),
+        write(tmp_path, "u2.csv", "01/14/2025,WHOLE FOODS,-45.20,Pending\n", head),
+        write(tmp_path, "u3.csv", "01/02/2025,AMAZON,-23.99,Posted\n01/20/2025,CHEVRON,-38.00,Posted\n", head),
+    ]
+    with Ledger() as ledger:
+        batches = [import_file(ledger, path, account="Card").batch_id for path in files]
+        for batch in (batches[1], batches[2], batches[0]):  # the pending row's batch first, then the one that replaced it
+            undo_batch(ledger, batch)
+        assert rows(ledger) == []
+
+
+def test_undoing_a_correction_restores_the_rows_transfer_link(tmp_path: Path) -> None:
+    checking = write(tmp_path, "checking.csv", "2025-03-05,ONLINE TRANSFER TO SAVINGS,-300.00\n")
+    savings = write(tmp_path, "savings.csv", "2025-03-05,TRANSFER FROM CHECKING,300.00\n")
+    with Ledger() as ledger:
+        import_file(ledger, checking, account="Checking")
+        import_file(ledger, savings, account="Savings")
+        before = ledger.query("SELECT id, transfer_id FROM transactions ORDER BY id")
+        leg = before[0]["id"]
+        with ledger.write() as conn:  # what a batch that corrected (deleted) the checking leg records
+            gone = ledger.query("SELECT * FROM transactions WHERE id = ?", (leg,))
+            conn.execute("DELETE FROM transactions WHERE id = ?", (leg,))
+            conn.execute("INSERT INTO import_batches (file_name, file_hash, format, replaced) VALUES ('c.ofx', 'x', 'ofx', ?)",
+                         (json.dumps(gone),))
+        undo_batch(ledger, ledger.scalar("SELECT MAX(id) FROM import_batches"))
+        assert ledger.query("SELECT id, transfer_id FROM transactions ORDER BY id") == before

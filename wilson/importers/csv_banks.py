@@ -105,7 +105,10 @@ FORMATS = [
     Dialect(
         "capital_one",
         (("Transaction Date", "Posted Date", "Card No.", "Description", "Category", "Debit", "Credit"),),
-        {"Posted Date": "date", "Transaction Date": "date", "Description": "text", "Category": "category", "Debit": "debit", "Credit": "credit"},
+        {
+            "Posted Date": "date", "Transaction Date": "date", "Description": "text", "Category": "category",
+            "Debit": "debit", "Credit": "credit", "Status": "status",  # a later layout adds Status (Pending)
+        },
         _card("Capital One Card", "Capital One"),
     ),
     Dialect(

@@ -36,10 +36,10 @@ DELIMITERS = (",", ";", "\t", "|")
 
 _NAME_ACCOUNT_ROLES = ("kontoname", "account name")
 
-CARD_POSITIVE_SHARE = 0.5  # of a file's rows that must be positive before its payments are checked (refunds are negative too)
+CARD_POSITIVE_SHARE = 0.5  # of a file's rows at least this many positive before its payments are checked (refunds are negative too)
 # How a card statement names the holder's payment; the bank side says `CARD AUTOPAY`, `EPAYMENT`.
 _CARD_PAYMENT = re.compile(
-    r"payment.{0,24}thank\b|payment received|pagamento rece?bido|pago recibido|paiement re[cç]u|zahlung erhalten|"
+    r"(?:payment|pymt|pmt).{0,24}thank\b|(?:payment|pymt|pmt) received|pagamento rece?bido|pago recibido|paiement re[cç]u|zahlung erhalten|"
     r"betaling ontvangen|pagamento ricevuto",
     re.I,
 )
@@ -59,8 +59,10 @@ _WORD = re.compile(r"[^\W\d_]{4,}")
 _UNITS = re.compile(r"\([^)\d]*\)")  # `(EUR)` under a header name
 _A_LETTER = re.compile(r"[^\W\d_]")
 _IBAN = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}")
-# A totals line where the date or (on a row without one) the text goes: never a transaction.
+# A totals line where the date or (on a row without one) the text goes: never a transaction; on a
+# dated row only text that is nothing but a total (`Daily total`; `TOTAL WINE & MORE` is a shop).
 _TOTALS = re.compile(r"(grand\s+|sub-?)?totals?\b|total\s+(debits|credits)|summe\b|gesamt|totaal|totale\b|sous-total", re.I)
+_TOTAL_TEXT = re.compile(r"((daily|day|grand|sub-?|monthly)\s*)?totals?(\s+for\b.*)?:?", re.I)
 _PENDING = re.compile(
     r"pending|vorgemerkt|authori[sz]|in bearbeitung|en attente|nicht gebucht|ausstehend|^offen$|^reserve|^varaus", re.I
 )
@@ -71,6 +73,7 @@ _SUMMARY = re.compile(
     r"(alter|neuer) kontostand|#?saldo (koncowe|końcowe|poczatkowe|początkowe)",
     re.I,
 )
+_LAKH = re.compile(r"(?<![\d,])\d{1,2},\d\d,\d{3}(?:\.\d\d)?(?!\d)")
 _DECISIVE = re.compile(r"[.,]\d{1,2}(?!\d)|\d[.,]\d{3}[.,]")
 _UNGROUPED = {sep: re.compile(rf"(?<![\d.,'])(?:0|\d{{4,}}){re.escape(sep)}\d{{3}}(?!\d)") for sep in ".,"}
 _SORT_CODE_ACCOUNT = re.compile(r"\d\d-?\d\d-?\d\d[\s-]+\d{6,8}")  # `20-32-06 13152170`, `123456-12345678`
@@ -468,6 +471,8 @@ class _Conversion:
         stated = self._preamble_currency() or next(iter(self._cell_currencies.most_common(1)), (None,))[0]
         if stated:
             return stated
+        if any(_LAKH.search(v) for role in ("amount", "debit", "credit", "balance") for v in self._column(single.get(role), 200)):
+            return "INR"  # `1,23,456.78`: only Indian banks group by lakhs
         self.currency_guessed = True
         implied = next(filter(None, map(language_currency, self.header)), None)
         return implied or ("EUR" if european else "USD")
@@ -534,7 +539,7 @@ class _Conversion:
             alt_code = header_currency(self.header[alt_i])
             row_currencies = [None if main.strip() else alt_code for main in columns[single["amount"]]]
         elif row_currencies is None and len(self._cell_currencies) > 1 and "amount" in single:  # `-4.50 EUR`, `-3500 JPY`
-            row_currencies = per_distinct(cell_currency, columns[single["amount"]])
+            row_currencies = per_distinct(_row_currency, columns[single["amount"]])
         money = partial(_money_column, currency=currency, row_currencies=row_currencies)
         direction = self._direction_column()
         if date_cols:
@@ -661,7 +666,7 @@ class _Conversion:
         payments (`AUTOPAY PAYMENT - THANK YOU`) are all negative. A bank account's rows are
         mostly negative, and a card that signs charges negative has positive payments."""
         signed = [a for a in amounts[:2000] if a.__class__ is int and a]  # a sample decides cheaply
-        if not signed or sum(a > 0 for a in signed) <= CARD_POSITIVE_SHARE * len(signed):
+        if not signed or sum(a > 0 for a in signed) < CARD_POSITIVE_SHARE * len(signed):
             return False
         texts = [self.columns[i] for i in self.layout.texts]
         paid = per_distinct(_CARD_PAYMENT.search, list(map(" ".join, zip(*texts)))) if texts else []
@@ -715,7 +720,7 @@ class _Conversion:
             suspects.update(i for i, status in enumerate(statuses) if status != "booked")
         if None in posted:
             suspects.update(i for i, day in enumerate(posted) if day is None)
-        summaries = {text for text in set(descriptions) if _SUMMARY.match(text)}
+        summaries = {text for text in set(descriptions) if _SUMMARY.match(text) or _TOTAL_TEXT.fullmatch(text)}
         if summaries:
             suspects.update(i for i, text in enumerate(descriptions) if text in summaries)
         # A last row with a date and money and nothing else, under rows that all have text, is the
@@ -747,6 +752,8 @@ class _Conversion:
                 pass
             elif _SUMMARY.match(description):
                 pass
+            elif _TOTAL_TEXT.fullmatch(description):
+                result.warnings.append(f"line {line}: skipped {description[:60]!r} (a totals line)")
             elif i == closing:
                 result.warnings.append(f"line {line}: skipped a closing balance line (a date and an amount, no text)")
             elif amounts[i] is None:
@@ -988,6 +995,11 @@ def _join_text(cells: Sequence[str]) -> str:
             else:
                 parts.append(part)
     return " ".join(parts)
+
+
+def _row_currency(cell: str) -> str | None:
+    """A cell's currency in a file of several: a bare `$` beside `€` and `£` cells is dollars."""
+    return cell_currency(cell) or ("USD" if "$" in cell else None)
 
 
 def _name_or_blank(cell: str) -> str:

@@ -229,7 +229,7 @@ def _with_file_tail(name: str | None, source: str) -> str | None:
 
 _TYPE_WORDS = (
     ("savings", re.compile(r"sav(ings?|er)|spar|tagesgeld|épargne|livret|pocket", re.I)),
-    ("credit_card", re.compile(r"credit|card|visa|master ?card|amex|kreditkarte", re.I)),
+    ("credit_card", re.compile(r"credit ?card|\bcard\b|\bvisa\b|master ?card|\bamex\b|kreditkarte", re.I)),  # not UniCredit
     ("loan", re.compile(r"loan|mortgage|kredit\b|darlehen", re.I)),
     ("investment", re.compile(r"brokerage|invest|401k|\bira\b|depot|isa\b", re.I)),
     ("cash", re.compile(r"\bcash\b|wallet|bargeld", re.I)),

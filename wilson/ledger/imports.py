@@ -33,7 +33,7 @@ PEER_PAYMENT = re.compile(r"zelle|venmo|cash ?app|paypal|wise\b|revolut", re.IGN
 TRANSFER_WORDS = re.compile(
     r"transfer|xfer|trnsfr|\btfr\b|payment.{0,12}thank|autopay|auto pay|online pmt|card ?payment|"
     r"crd (?:autopay|pmt)|epay|to savings|from savings|to checking|from checking|pocket|"
-    r"umbuchung|übertrag|uebertrag|virement|overboeking|payment received|bill ?pay",
+    r"umbuchung|übertrag|uebertrag|virement|overboeking|payment received|bill ?pay|payment to .{0,20}card|credit ?card",
     re.IGNORECASE,
 )
 
@@ -211,26 +211,33 @@ def _remove_superseded(ledger: Ledger, superseded: Sequence[tuple[int, str]]) ->
 
 def _not_yet_posted(ledger: Ledger, account_id: int, rows: NewRows) -> Sequence[int]:
     """Positions minus pending rows the ledger already holds posted (an older export imported again
-    after a newer one: same amount, booked within a few days after)."""
+    after a newer one): booked within a few days after, for the same amount, or for one a little
+    off under the same description (a card hold settles at the final exchange rate or with a tip)."""
     pending = [i for i, flag in enumerate(rows.pending) if flag]
     if not pending:
         return range(len(rows))
-    low = min(rows.posted[i] for i in pending)
-    booked: dict[int, list[str]] = {}
-    for amount, day in _plain_rows(
-        ledger.conn,
-        "SELECT amount, posted FROM transactions WHERE account_id = ? AND pending = 0 AND posted BETWEEN ? AND ?",
-        (account_id, low, _shift(max(rows.posted[i] for i in pending), PENDING_MATCH_DAYS)),
-    ):
-        booked.setdefault(amount, []).append(day)
+    booked = ledger.query(
+        "SELECT id, amount, posted, description FROM transactions WHERE account_id = ? AND pending = 0 AND posted BETWEEN ? AND ?",
+        (account_id, min(rows.posted[i] for i in pending), _shift(max(rows.posted[i] for i in pending), PENDING_MATCH_DAYS)),
+    )
+    used: set[int] = set()
     gone = set()
     for i in pending:
-        days = booked.get(rows.amount[i], [])
-        hit = next((day for day in days if 0 <= _days(day, rows.posted[i]) <= PENDING_MATCH_DAYS), None)
+        hit = next((
+            row for row in booked
+            if row["id"] not in used and 0 <= _days(row["posted"], rows.posted[i]) <= PENDING_MATCH_DAYS
+            and (row["amount"] == rows.amount[i] or _settles(rows.amount[i], row["amount"], rows.description[i], row["description"]))
+        ), None)
         if hit is not None:
-            days.remove(hit)
+            used.add(hit["id"])
             gone.add(i)
     return [i for i in range(len(rows)) if i not in gone]
+
+
+def _settles(held: int, booked: int, held_text: str, booked_text: str) -> bool:
+    """Whether a posted row settles a pending one for a different amount: same description, same
+    sign, within a fifth of the held amount."""
+    return held_text.casefold() == booked_text.casefold() and (held < 0) == (booked < 0) and abs(booked - held) * 5 <= abs(held)
 
 
 def _replace_pending(ledger: Ledger, account_id: int, rows: NewRows, fresh: NewRows) -> list[dict]:
@@ -371,6 +378,8 @@ def link_transfers(ledger: Ledger, batch_id: int, rows: NewRows) -> int:
             if m["id"] not in taken and not NOT_TRANSFER.search(m["description"])
             and (TRANSFER_WORDS.search(m["description"]) or not PEER_PAYMENT.search(row["description"]))
         ]
+        if len(matches) > 1:  # several opposite amounts: the one that reads like a transfer, if only one does
+            matches = [m for m in matches if TRANSFER_WORDS.search(m["description"])]
         if len(matches) != 1 or batch_id not in (row["batch_id"], matches[0]["batch_id"]):
             continue
         other = matches[0]["id"]
@@ -416,6 +425,8 @@ def _restore(conn: sqlite3.Connection, old: dict) -> None:
     """Put a removed row back: under its old id unless a later row took it, without a transfer leg
     that is gone since."""
     row = dict(old)
+    if row.get("batch_id") and conn.execute("SELECT undone_at FROM import_batches WHERE id = ?", (row["batch_id"],)).fetchone()[0]:
+        return  # its own batch was undone since: it is not the ledger's any more
     if conn.execute("SELECT 1 FROM transactions WHERE id = ?", (row["id"],)).fetchone():
         del row["id"]
     if row.get("transfer_id") and not conn.execute("SELECT 1 FROM transactions WHERE id = ?", (row["transfer_id"],)).fetchone():
@@ -423,6 +434,8 @@ def _restore(conn: sqlite3.Connection, old: dict) -> None:
     new_id = conn.execute(
         f"INSERT INTO transactions ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})", list(row.values())
     ).lastrowid
+    if row.get("transfer_id"):  # its other leg lost the link when this row went
+        conn.execute("UPDATE transactions SET transfer_id = ? WHERE id = ? AND transfer_id IS NULL", (new_id, row["transfer_id"]))
     if row.get("batch_id") is not None:  # rows outside a batch are indexed and counted by their triggers
         index_batch_rows(conn, new_id, new_id)
         add_rows(conn, *([row[name]] for name in _COUNTED), linked=[row["transfer_id"] is not None])
