@@ -607,3 +607,17 @@ def test_undoing_a_correction_restores_the_rows_transfer_link(tmp_path: Path) ->
                          (json.dumps(gone),))
         undo_batch(ledger, ledger.scalar("SELECT MAX(id) FROM import_batches"))
         assert ledger.query("SELECT id, transfer_id FROM transactions ORDER BY id") == before
+
+
+def test_an_older_export_does_not_bring_back_a_row_the_bank_corrected(tmp_path: Path) -> None:
+    before, corrected = tmp_path / "before.ofx", tmp_path / "corrected.ofx"
+    before.write_text(ofx([("20250105", "-50.00", "T100", "GROCERY")]))
+    corrected.write_text(OFX_TEMPLATE.format(rows=(
+        "<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20250105<TRNAMT>-55.00<FITID>T101<CORRECTFITID>T100<CORRECTACTION>REPLACE<NAME>GROCERY</STMTTRN>"
+    )))
+    with Ledger() as ledger:
+        import_file(ledger, before)
+        import_file(ledger, corrected)
+        again = import_file(ledger, before)
+        assert (again.added, again.duplicates) == (0, 1)
+        assert [r["amount"] for r in rows(ledger)] == [-5500]

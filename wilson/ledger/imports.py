@@ -176,6 +176,7 @@ def _new_positions(ledger: Ledger, account_id: int, rows: NewRows) -> list[int]:
         ledger.conn, "SELECT fingerprint FROM transactions WHERE account_id = ? AND posted BETWEEN ? AND ?", window)))
     if existing_fps.issuperset(rows.fingerprint):
         return []  # a file imported before: every row is there
+    existing_fps.update(_replaced_fingerprints(ledger, account_id))
     fresh = [i for i, fp in enumerate(rows.fingerprint) if fp not in existing_fps]
     if not fresh or rows.bank_id.count(None) == len(rows):
         return fresh
@@ -207,6 +208,19 @@ def _remove_superseded(ledger: Ledger, superseded: Sequence[tuple[int, str]]) ->
     if gone:
         ledger.conn.executemany("DELETE FROM transactions WHERE id = ?", [(row["id"],) for row in gone])
     return gone
+
+
+def _replaced_fingerprints(ledger: Ledger, account_id: int) -> set[int]:
+    """Rows of the account that later batches replaced (a pending row posted) or the bank corrected:
+    an older export holding them again must not bring them back."""
+    return {
+        row["fingerprint"]
+        for (replaced,) in _plain_rows(
+            ledger.conn, "SELECT replaced FROM import_batches WHERE replaced IS NOT NULL AND undone_at IS NULL", ()
+        )
+        for row in json.loads(replaced)
+        if row["account_id"] == account_id
+    }
 
 
 def _not_yet_posted(ledger: Ledger, account_id: int, rows: NewRows) -> Sequence[int]:
