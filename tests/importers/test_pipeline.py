@@ -495,16 +495,25 @@ def test_undo_takes_back_the_transfer_category_it_gave_an_earlier_row(tmp_path: 
         assert ledger.query("SELECT category_id, category_source FROM transactions ORDER BY id") == categories
 
 
-def test_undo_restores_a_replaced_pending_row_whose_id_a_later_row_took(tmp_path: Path) -> None:
-    head = "Date,Description,Amount,Status\n"
-    files = [
-        write(tmp_path, "u1.csv", "01/02/2025,AMAZON,-23.99,Posted\n", head),
-        write(tmp_path, "u2.csv", "01/14/2025,WHOLE FOODS,-45.20,Pending\n", head),
-        write(tmp_path, "u3.csv", "01/02/2025,AMAZON,-23.99,Posted\n01/20/2025,CHEVRON,-38.00,Posted\n", head),
-        write(tmp_path, "u4.csv", "02/03/2025,SPOTIFY,-11.99,Posted\n", head),
+STATUS_HEAD = "Date,Description,Amount,Status\n"
+PENDING_THEN_POSTED = [  # a posted file, one with a pending row, one that no longer lists it, a later one
+    "01/02/2025,AMAZON,-23.99,Posted\n",
+    "01/14/2025,WHOLE FOODS,-45.20,Pending\n",
+    "01/02/2025,AMAZON,-23.99,Posted\n01/20/2025,CHEVRON,-38.00,Posted\n",
+    "02/03/2025,SPOTIFY,-11.99,Posted\n",
+]
+
+
+def import_batches(ledger: Ledger, tmp_path: Path, bodies: list[str]) -> list[int]:
+    return [
+        import_file(ledger, write(tmp_path, f"u{n}.csv", body, STATUS_HEAD), account="Card").batch_id
+        for n, body in enumerate(bodies, 1)
     ]
+
+
+def test_undo_restores_a_replaced_pending_row_whose_id_a_later_row_took(tmp_path: Path) -> None:
     with Ledger() as ledger:
-        batches = [import_file(ledger, path, account="Card").batch_id for path in files]
+        batches = import_batches(ledger, tmp_path, PENDING_THEN_POSTED)
         undo_batch(ledger, batches[2])  # it replaced the pending WHOLE FOODS; SPOTIFY now has that id
         assert sorted((r["description"], r["pending"]) for r in rows(ledger)) == [
             ("AMAZON", 0), ("SPOTIFY", 0), ("WHOLE FOODS", 1),
@@ -579,14 +588,8 @@ def test_a_card_payment_links_past_another_payment_of_the_same_amount(tmp_path: 
 
 
 def test_undo_in_any_order_leaves_nothing(tmp_path: Path) -> None:
-    head = "Date,Description,Amount,Status\n"
-    files = [
-        write(tmp_path, "u1.csv", "01/02/2025,AMAZON,-23.99,Posted\n", head),
-        write(tmp_path, "u2.csv", "01/14/2025,WHOLE FOODS,-45.20,Pending\n", head),
-        write(tmp_path, "u3.csv", "01/02/2025,AMAZON,-23.99,Posted\n01/20/2025,CHEVRON,-38.00,Posted\n", head),
-    ]
     with Ledger() as ledger:
-        batches = [import_file(ledger, path, account="Card").batch_id for path in files]
+        batches = import_batches(ledger, tmp_path, PENDING_THEN_POSTED[:3])
         for batch in (batches[1], batches[2], batches[0]):  # the pending row's batch first, then the one that replaced it
             undo_batch(ledger, batch)
         assert rows(ledger) == []
