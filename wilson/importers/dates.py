@@ -3,9 +3,9 @@
 Banks write `03/04/2024` meaning either 3 April or 4 March; a single row cannot tell, a whole
 column usually can (some day is over 12). When no value decides, the file's order and span can
 (a statement lists its rows in date order over a stretch of days); failing that, the caller's hint
-(European file or not) does. Parsing is cached per distinct string because a statement repeats the same few
-hundred dates across thousands of rows. Only the calendar date is kept: a time or zone suffix is
-ignored, never converted.
+(European file or not) does. Parsing is cached per distinct string because a statement repeats
+the same few hundred dates across thousands of rows. Only the calendar date is kept: a time or
+zone suffix is ignored, never converted.
 """
 
 from __future__ import annotations

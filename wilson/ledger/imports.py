@@ -230,15 +230,20 @@ def _not_yet_posted(ledger: Ledger, account_id: int, rows: NewRows) -> Sequence[
     pending = [i for i, flag in enumerate(rows.pending) if flag]
     if not pending:
         return range(len(rows))
-    booked = ledger.query(
+    by_amount: dict[int, list[dict]] = {}
+    by_text: dict[str, list[dict]] = {}
+    for row in ledger.query(
         "SELECT id, amount, posted, description FROM transactions WHERE account_id = ? AND pending = 0 AND posted BETWEEN ? AND ?",
         (account_id, min(rows.posted[i] for i in pending), _shift(max(rows.posted[i] for i in pending), PENDING_MATCH_DAYS)),
-    )
+    ):
+        by_amount.setdefault(row["amount"], []).append(row)
+        by_text.setdefault(row["description"].casefold(), []).append(row)
     used: set[int] = set()
     gone = set()
     for i in pending:
+        nearby = by_amount.get(rows.amount[i], []) + by_text.get(rows.description[i].casefold(), [])
         hit = next((
-            row for row in booked
+            row for row in nearby
             if row["id"] not in used and 0 <= _days(row["posted"], rows.posted[i]) <= PENDING_MATCH_DAYS
             and (row["amount"] == rows.amount[i] or _settles(rows.amount[i], row["amount"], rows.description[i], row["description"]))
         ), None)
@@ -439,7 +444,8 @@ def _restore(conn: sqlite3.Connection, old: dict) -> None:
     """Put a removed row back: under its old id unless a later row took it, without a transfer leg
     that is gone since."""
     row = dict(old)
-    if row.get("batch_id") and conn.execute("SELECT undone_at FROM import_batches WHERE id = ?", (row["batch_id"],)).fetchone()[0]:
+    own_batch = conn.execute("SELECT undone_at FROM import_batches WHERE id = ?", (row.get("batch_id"),)).fetchone()
+    if own_batch and own_batch[0]:
         return  # its own batch was undone since: it is not the ledger's any more
     if conn.execute("SELECT 1 FROM transactions WHERE id = ?", (row["id"],)).fetchone():
         del row["id"]
