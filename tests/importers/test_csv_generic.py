@@ -677,3 +677,18 @@ def test_more_totals_card_payments_and_currency_hints() -> None:
     mixed = parse("written/m14_mixed_symbols.csv")  # `-$4.50` beside `-€5.00` and `-£4.50`
     assert [t.currency for t in mixed.transactions] == ["USD", "EUR", "GBP"]
     assert parse("written/a37_indian_grouping_std.csv").accounts[0].currency == "INR"  # `1,23,456.78`
+
+
+def test_rows_under_a_pending_heading_are_pending() -> None:
+    text = (
+        '"Date","Type","Check #","Description","Withdrawal (-)","Deposit (+)","RunningBalance"\n'
+        '"Pending Transactions"\n"05/09/2023","","","APPLE CASH","$130.00","",""\n'
+        '"Posted Transactions"\n"05/08/2023","ACH","","Electronic Deposit","","$5,000.00","$5,000.00"\n'
+    )
+    result = parse_text(text)
+    assert [(t.amount, t.pending) for t in result.transactions] == [(-13000, True), (500000, False)]
+
+
+def test_hungarian_headers() -> None:
+    result = parse_text("Könyvelés dátuma;Összeg;Devizanem;Közlemény\n2025.12.04;100;HUF;TESZT\n")
+    assert [(t.posted, t.amount, t.currency) for t in result.transactions] == [(date(2025, 12, 4), 10000, "HUF")]  # fillér

@@ -624,3 +624,12 @@ def test_an_older_export_does_not_bring_back_a_row_the_bank_corrected(tmp_path: 
         again = import_file(ledger, before)
         assert (again.added, again.duplicates) == (0, 1)
         assert [r["amount"] for r in rows(ledger)] == [-5500]
+
+
+def test_a_replace_that_names_its_own_fitid_is_an_ordinary_row(tmp_path: Path) -> None:
+    path = tmp_path / "self.ofx"
+    path.write_text(OFX_TEMPLATE.format(rows=(
+        "<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20250105<TRNAMT>-58.73<FITID>T1<CORRECTFITID>T1<CORRECTACTION>REPLACE<NAME>VIREMENT</STMTTRN>"
+    )))
+    with Ledger() as ledger:
+        assert import_file(ledger, path).added == 1

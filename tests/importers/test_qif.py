@@ -200,3 +200,10 @@ def test_a_file_cut_inside_its_last_record_is_a_row_error() -> None:
     assert [t.amount for t in result.transactions] == [-500]
     assert [(e.line, e.message) for e in result.errors] == [(6, "the file ends inside this record (truncated file?)")]
     assert len(QIF.parse(text + "\n", "no_last_caret.qif").transactions) == 2  # a last `^` left out is fine
+
+
+def test_european_qif_is_in_euros_and_compact_dates_are_read() -> None:
+    european = QIF.parse("!Type:Bank\nD03.11.25\nT-5,00\nPBÄCKEREI\n^\n", "giro.qif")
+    assert european.accounts[0].currency == "EUR" and european.transactions[0].posted == date(2025, 11, 3)
+    compact = QIF.parse("!Type:Bank\nD20240102\nT10.00\nPTEST\n^\n", "gnucash.qif")
+    assert compact.accounts[0].currency == "USD" and compact.transactions[0].posted == date(2024, 1, 2)

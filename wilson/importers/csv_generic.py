@@ -561,6 +561,8 @@ class _Conversion:
         statuses = self._statuses(single.get("status"))
         if "hold" in single and None in parsed["amount"]:
             statuses = self._holds(parsed["amount"], money(columns[single["hold"]], seps["hold"]), statuses)
+        if date_cols:
+            self.unbooked |= self._under_pending_heading(date_cols[0][0], distinct_dates[date_cols[0][0]])
         kept = self._settle(result, parsed, statuses, date_cols, texts)
         if statuses is not None and "pending" in statuses:
             parsed["pending"] = [status == "pending" for status in statuses]
@@ -808,6 +810,21 @@ class _Conversion:
         else:
             result.errors.append(RowError(line, f"cannot read the date {raw!r}", _name(names, column)))
         return False
+
+    def _under_pending_heading(self, index: int, distinct: Iterable[str]) -> set[int]:
+        """Rows under a `Pending Transactions` heading line, up to the next heading (Schwab). A
+        heading is alone on its line, words where the date goes; `Pending` beside an amount or a
+        description is that row's own status (John Lewis), not a heading."""
+        words = {cell for cell in distinct if _WORD.search(cell) and not any(ch.isdigit() for ch in cell)}
+        if not any(_PENDING.search(cell) for cell in words):
+            return set()
+        under, pending = set(), False
+        for i, cell in enumerate(self.columns[index]):
+            if cell in words and not any(column[i].strip() for c, column in enumerate(self.columns) if c != index):
+                pending = bool(_PENDING.search(cell))
+            elif pending:
+                under.add(i)
+        return under
 
     @cached_property
     def _mostly_booked(self) -> bool:

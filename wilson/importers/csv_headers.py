@@ -61,7 +61,7 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
 _OTHER: dict[str, tuple[str, ...]] = {
     "date:0": ("buchungstag", "buchungsdatum", "datum zauctovani", "boekingsdatum", "date comptable", "fecha contable", "datum verrekening",
                "data contabile", "bokforingsdatum", "bokforingsdag", "bogforingsdato", "reskontradatum", "kirjauspaiva",
-               "data lancamento", "data ksiegowania", "date d execution"),
+               "data lancamento", "data ksiegowania", "date d execution", "konyveles datuma"),
     "date:1": ("datum", "tranzakcio datuma", "datum provedeni", "transaktionsdatum", "belegdatum", "date operation", "date de l operation", "fecha", "data",
                "dato", "datum verrichting", "data operacji", "data transakcji", "transaktionsdag", "datum der transaktion", "fecha operacion"),
     "date:2": (
@@ -84,7 +84,8 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "zprava pro prijemce", "otsikko", "beskrivelse", "poznamka", "beskrivning", "opis transakcji",
     ),
     "amount": ("betrag", "bedrag", "montant", "importe", "importo", "belopp", "summe", "umsatz", "zauctovana castka", "tranzakcio osszege", "castka", "kwota",
-               "belob", "belop", "objem", "maara", "montant de l operation", "montante", "kwota transakcji"),
+               "belob", "belop", "objem", "maara", "montant de l operation", "montante", "kwota transakcji",
+               "osszeg"),
     "debit": (
         "soll", "belastung", "ausgang", "ausgabe", "debet", "af", "sortie", "betrag soll", "ausgehend", "betrag ausgehend",
         "rechnungsbetrag ausgehend", "addebiti", "uscite", "cargo", "cargos", "lastschrift",

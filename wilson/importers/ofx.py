@@ -283,7 +283,7 @@ class _OfxParser:
 
         # A correction names the FITID of a row sent before: REPLACE it with this row, or DELETE it.
         action, corrected = text("CORRECTACTION").upper(), text("CORRECTFITID")
-        if corrected and action in ("REPLACE", "DELETE"):
+        if corrected and action in ("REPLACE", "DELETE") and (action == "DELETE" or corrected != text("FITID")):
             self.result.superseded.append((account.key, corrected))
             if action == "DELETE":
                 return None
@@ -292,7 +292,8 @@ class _OfxParser:
         try:
             posted = _date(text("DTPOSTED") or text("DTUSER"))
         except ValueError:
-            errors.append(RowError(line, f"invalid date {text('DTPOSTED')!r}", column="DTPOSTED"))
+            raw = text("DTPOSTED") or text("DTUSER")
+            errors.append(RowError(line, f"invalid date {raw!r}" if raw else "no date (DTPOSTED)", column="DTPOSTED"))
         row = ParsedTransaction(posted=date.min, amount=0, description="", line=line, account_key=account.key)
         try:
             self.amounts(row, text("TRNAMT"), fields, account.currency)

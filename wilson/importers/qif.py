@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_EVEN, Decimal
 
-from wilson.importers.dates import D_MON_Y, DMY, MON_D_Y, infer_date_format
+from wilson.importers.dates import COMPACT, D_MON_Y, DMY, MON_D_Y, infer_date_format
 from wilson.importers.model import ParsedAccount, ParsedSplit, ParsedTransaction, ParseResult, RowError, payee_of
 from wilson.money import AmountError, format_minor, guess_decimal_separator, parse_amount, to_minor
 
@@ -31,6 +31,7 @@ _HEADER = re.compile(r"!(type|account|option|clear)\b", re.I)
 # `2/10'2020`, `1/ 1'00`, `03/01/2025`, `10.18.23`, `18-10-2023`, `2025-03-01`
 _DATE = re.compile(r"(\d{1,4})\s*([/.\-])\s*(\d{1,2})\s*(['/.\-])\s*(\d{1,4})")
 _DIGIT = re.compile(r"\d")
+_DOTTED_DATE = re.compile(r"\d{1,2}\.\s*\d{1,2}\.\s*\d{2,4}")
 _CENTURY_PIVOT = 70  # two-digit years 00-69 are 2000s, 70-99 are 1900s
 
 
@@ -88,7 +89,8 @@ def _year(m: re.Match[str]) -> int:
 def _parse_date(raw: str, order: str) -> date:
     m = _DATE.fullmatch(raw.strip())
     if not m:
-        named = D_MON_Y.parse(raw.strip()) or MON_D_Y.parse(raw.strip())  # `Jan 5, 2024`, `5 Jan 2024`
+        # `Jan 5, 2024`, `5 Jan 2024`, `20240102` (GnuCash)
+        named = D_MON_Y.parse(raw.strip()) or MON_D_Y.parse(raw.strip()) or COMPACT.parse(raw.strip())
         if named is None:
             raise ValueError(f"not a date: {raw!r}")
         return named
@@ -117,6 +119,7 @@ class _QifParser:
         self.lines = _lines(text)
         self.cut_short = not text.endswith("\n")  # a writer may leave out the last `^`, not the last line break
         self.order = _date_order(self.lines)
+        self.dotted_dates = any(line[:1] == "D" and _DOTTED_DATE.fullmatch(line[1:].strip()) for line in self.lines)
         amounts = [line[1:] for line in self.lines if line[:1] in ("T", "U", "$")]
         self.decimal_sep = guess_decimal_separator(amounts)
         self.result = ParseResult(format="qif", transactions=[], accounts=[])
@@ -183,7 +186,9 @@ class _QifParser:
         kind = self.account_type or _SECTION_TYPES[section]
         key = self.account_name or ("default" if section == "bank" else f"default-{section.replace(' ', '-')}")
         if key not in self.accounts:
-            self.accounts[key] = ParsedAccount(key=key, name=self.account_name, type=kind)
+            # QIF states no currency: a file written the European way (`5.1.24`, `1.234,56`) is in euros.
+            currency = "EUR" if self.decimal_sep == "," or self.dotted_dates else "USD"
+            self.accounts[key] = ParsedAccount(key=key, name=self.account_name, type=kind, currency=currency)
         return self.accounts[key]
 
     def transaction(self, record: _Record, account: ParsedAccount) -> ParsedTransaction | None:
