@@ -92,9 +92,10 @@ def _declared_encoding(data: bytes) -> str | None:
     name = (found[1] or found[2]).decode("ascii").lower()
     name = _CODE_PAGES.get(name, f"cp{name}" if name.isdigit() else name)
     try:
-        return codecs.lookup(name).name
+        declared = codecs.lookup(name).name
     except LookupError:
         return None
+    return None if declared.startswith("utf") else declared  # it claims UTF-8 but is not: guess instead
 
 
 def _legacy_encoding(data: bytes) -> str:
