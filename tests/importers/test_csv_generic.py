@@ -692,3 +692,8 @@ def test_rows_under_a_pending_heading_are_pending() -> None:
 def test_hungarian_headers() -> None:
     result = parse_text("Könyvelés dátuma;Összeg;Devizanem;Közlemény\n2025.12.04;100;HUF;TESZT\n")
     assert [(t.posted, t.amount, t.currency) for t in result.transactions] == [(date(2025, 12, 4), 10000, "HUF")]  # fillér
+
+
+def test_a_guessed_day_month_order_is_a_warning() -> None:
+    result = parse_text("Date,Description,Amount\n06/12/2021,X,-1.00\n06/12/2021,Y,-2.00\n")
+    assert result.warnings == ["every date fits both day/month orders and nothing in the file decides: read as month/day"]

@@ -81,3 +81,10 @@ def test_the_monthly_reading_stands_only_for_recurring_rows() -> None:
     values = ["01/03/2025", "02/03/2025", "03/03/2025"]
     assert infer_date_format(values, recurring=True).parse(values[1]) == date(2025, 2, 3)  # the 3rd of each month
     assert infer_date_format(values, recurring=False).parse(values[1]) == date(2025, 3, 2)  # three days in a row
+
+
+def test_a_column_only_the_hint_decides_is_marked_guessed() -> None:
+    assert infer_date_format(["06/12/2021"]).guessed  # 12 June or 6 December: nothing tells
+    assert not infer_date_format(["05/05/2021"]).guessed  # both orders agree
+    assert not infer_date_format(["04/03/2024", "01/03/2024"]).guessed  # the short stretch decides
+    assert not infer_date_format(["13/03/2024"]).guessed  # a day over 12 decides

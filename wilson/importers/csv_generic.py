@@ -22,7 +22,7 @@ from wilson.importers.csv_headers import (
     MONEY_ROLES, cell_currency, classify, currency_code, header_currency, language_currency, normalise_header,
 )
 from wilson.importers.csv_read import has_long_line, read_records, read_rows, uniform_columns
-from wilson.importers.dates import DateColumn, infer_date_format
+from wilson.importers.dates import DMY, DateColumn, infer_date_format
 from wilson.importers.model import (
     ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError, payee_of, per_distinct, squeeze,
 )
@@ -558,6 +558,9 @@ class _Conversion:
             parsed["payee"] = payees
         if self.card:
             result.warnings.append(self.card)
+        if date_cols and date_cols[0][1].guessed:
+            order = "day/month" if date_cols[0][1].format is DMY else "month/day"
+            result.warnings.append(f"every date fits both day/month orders and nothing in the file decides: read as {order}")
         statuses = self._statuses(single.get("status"))
         if "hold" in single and None in parsed["amount"]:
             statuses = self._holds(parsed["amount"], money(columns[single["hold"]], seps["hold"]), statuses)

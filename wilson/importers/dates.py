@@ -96,6 +96,7 @@ class DateColumn:
 
     format: DateFormat | None
     cache: dict[str, date | None] = field(default_factory=dict)
+    guessed: bool = False  # every value fits both day/month orders and only the file's hint chose
 
     def parse(self, text: str) -> date | None:
         try:
@@ -127,31 +128,37 @@ def infer_date_format(values: Iterable[str], day_first: bool = False, recurring:
             best, best_count, best_dates = fmt, count, dates
             if count == len(distinct):
                 break  # no later format can read more, and ties go to the earlier one
-    if best in (DMY, MDY) and best_count == len(distinct) > 1:
+    if best in (DMY, MDY) and best_count == len(distinct):
         other = MDY if best is DMY else DMY
         if all(map(other.parse, ordered)):  # stops at the first day over 12: the usual case
             other_dates = {v: other.parse(v) for v in ordered}
-            if _likelier([other_dates[v] for v in ordered], [best_dates[v] for v in ordered], recurring):
+            if other_dates == best_dates:  # `05/05/2021`: both orders agree
+                return DateColumn(best, best_dates)
+            weight = _weigh([other_dates[v] for v in ordered], [best_dates[v] for v in ordered], recurring) if len(ordered) > 1 else 0
+            if weight > 0:
                 best, best_dates = other, other_dates
+            return DateColumn(best, best_dates, guessed=weight == 0)
     return DateColumn(best, best_dates)
 
 
-def _likelier(other: list[date], hinted: list[date], recurring: bool) -> bool:
-    """Whether the unhinted reading of an all-ambiguous column is the likelier one.
+def _weigh(other: list[date], hinted: list[date], recurring: bool) -> int:
+    """For an all-ambiguous column: 1 when the unhinted reading is the likelier, -1 when the hinted
+    one is, 0 when nothing in the dates decides (the hint then does, as a guess).
 
-    Only the other reading in date order, or both in order and the other over a far shorter
-    stretch (`04/03, 01/03`: 3 days, not 3 months). A hinted reading that is one day of each
-    month in a row stays when the rows recur (a subscription's charges), even though the other
-    reads as days in a row.
+    A reading in date order beats one that is not; of two in order, one over a far shorter stretch
+    wins (`04/03, 01/03`: 3 days, not 3 months). A hinted reading that is one day of each month in
+    a row stays when the rows recur (a subscription's charges), though the other reads as days in a row.
     """
     in_order = _in_order(other), _in_order(hinted)
     if in_order[0] != in_order[1]:
-        return in_order[0]
+        return 1 if in_order[0] else -1
     days = sorted(set(hinted))
-    monthly = recurring and len({d.day for d in days}) == 1 and all(
+    if recurring and len({d.day for d in days}) == 1 and all(
         (b.year - a.year) * 12 + b.month - a.month == 1 for a, b in zip(days, days[1:])
-    )
-    return not monthly and (max(other) - min(other)).days * 4 < (days[-1] - days[0]).days
+    ):
+        return -1
+    spans = (max(other) - min(other)).days, (days[-1] - days[0]).days
+    return 1 if spans[0] * 4 < spans[1] else -1 if spans[1] * 4 < spans[0] else 0
 
 
 def _in_order(days: list[date]) -> bool:
