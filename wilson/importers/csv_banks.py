@@ -9,7 +9,8 @@ account and what kind it is.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from wilson.importers.csv_generic import AccountInfo, Layout, Options, head_of, layout_from_roles, parse_table, sniff
 from wilson.importers.model import ImportRefused, ParseResult
@@ -28,6 +29,7 @@ class Dialect:
     day_first: bool | None = False
     row_shape: re.Pattern[str] | None = field(default=None)  # for files without a header
     marker: str | None = None  # text the bank's rows carry, for a header another bank writes too
+    file_digits: re.Pattern[str] | None = None  # the account's last digits in the bank's file names
 
     def detect(self, text: str) -> int:
         head_text = head_of(text)
@@ -40,13 +42,19 @@ class Dialect:
         return 95 if found[1] else 85
 
     def parse(self, text: str, source: str) -> ParseResult:
-        options = Options(self.name, self.account, self.negate, self.day_first)
+        options = Options(self.name, self._account_for(source), self.negate, self.day_first)
         if self.row_shape is not None:
             return parse_table(text, source, ",", None, self._layout, options)
         found = self._find(head_of(text))
         if found is None:
             raise ImportRefused(source, f"not a {self.account.name} export: no {','.join(self.headers[0])} header in the first lines")
         return parse_table(text, source, ",", found[0], self._layout, options)
+
+    def _account_for(self, source: str) -> AccountInfo:
+        """The product's account, named with its last digits when the file's name carries them,
+        so two accounts of one product stay apart (`Chase1234_Activity_20250201.CSV`)."""
+        digits = self.file_digits.match(Path(source).name) if self.file_digits else None
+        return replace(self.account, name=f"{self.account.name} …{digits[1]}") if digits else self.account
 
     def _find(self, head_text: str) -> tuple[int, bool] | None:
         """(line, exact) of the first of the dialect's headers found, an exact one preferred."""
@@ -59,6 +67,9 @@ class Dialect:
         return layout_from_roles(header, {k: v for k, v in self.roles.items() if not isinstance(k, str) or k.casefold() in present})
 
 
+_CHASE_FILE = re.compile(r"Chase(\d{4})_Activity", re.IGNORECASE)
+
+
 def _card(name: str, institution: str) -> AccountInfo:
     return AccountInfo(name, "credit_card", institution)
 
@@ -69,6 +80,7 @@ FORMATS = [
         (("Details", "Posting Date", "Description", "Amount", "Type", "Balance", "Check or Slip #"),),
         {"Posting Date": "date", "Description": "text", "Amount": "amount", "Balance": "balance", "Type": "kind", "Check or Slip #": "notes"},
         AccountInfo("Chase Checking", "checking", "Chase"),
+        file_digits=_CHASE_FILE,
     ),
     Dialect(
         "chase_credit",
@@ -78,6 +90,7 @@ FORMATS = [
         ),
         {"Post Date": "date", "Transaction Date": "date", "Description": "text", "Category": "category", "Type": "kind", "Amount": "amount", "Memo": "notes"},
         _card("Chase Card", "Chase"),
+        file_digits=_CHASE_FILE,
     ),
     Dialect(
         "amex",

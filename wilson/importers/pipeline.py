@@ -207,7 +207,7 @@ def _account_for(ledger: Ledger, parsed: ParsedAccount, named: str | None, sourc
         found = ledger.account_by_number(parsed.number, parsed.currency if parsed.currency_stated else None)
         if found:
             return found
-    name = named or _with_file_tail(parsed.name, source) or _name_from_number(parsed) or name_from_file(source)
+    name = named or parsed.name or _name_from_number(parsed) or name_from_file(source)
     found = ledger.account(name)
     if found and not named and parsed.number and parsed.currency_stated and found["currency"] != parsed.currency.upper():
         name = f"{name} {parsed.currency.upper()}"  # the same account id in another currency is another account
@@ -215,16 +215,6 @@ def _account_for(ledger: Ledger, parsed: ParsedAccount, named: str | None, sourc
     return found or ledger.create_account(
         name, _type_for(parsed, name), parsed.currency, parsed.institution, parsed.number
     )
-
-
-_FILE_TAIL = re.compile(r"^[A-Za-z]+(\d{4})_Activity", re.IGNORECASE)  # Chase: `Chase1234_Activity_20250201.CSV`
-
-
-def _with_file_tail(name: str | None, source: str) -> str | None:
-    """A bank's product name ("Chase Checking") plus the account's last digits when the file's name
-    carries them, so two accounts of one product stay apart."""
-    tail = _FILE_TAIL.match(Path(source).name)
-    return f"{name} …{tail[1]}" if name and tail else name
 
 
 _TYPE_WORDS = (
