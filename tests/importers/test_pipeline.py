@@ -571,7 +571,8 @@ def test_capital_ones_pending_rows_settle_once_even_for_another_amount(tmp_path:
     with Ledger() as ledger:
         assert import_file(ledger, first).pending_added == 1
         assert import_file(ledger, later).pending_replaced == 1
-        assert import_file(ledger, first).added + import_file(ledger, first).pending_added == 0  # older file again
+        again = import_file(ledger, first)  # the older file again
+        assert (again.added, again.pending_added, again.duplicates) == (0, 0, 2)
         assert [(r["description"], r["amount"], r["pending"]) for r in rows(ledger, "description = 'UBER TRIP'")] == [
             ("UBER TRIP", -2795, 0),
         ]
