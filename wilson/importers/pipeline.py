@@ -122,9 +122,10 @@ def _import_file(
     )
     dates = rows.column("posted")
     summary.first_date, summary.last_date = min(dates).isoformat(), max(dates).isoformat()
-    ahead = [day for day in dates if day > date.today() + timedelta(days=FUTURE_DAYS)]
-    if ahead:
-        summary.warnings.append(f"{len(ahead)} row(s) dated more than a year ahead (latest {max(ahead).isoformat()}): check the dates")
+    horizon = date.today() + timedelta(days=FUTURE_DAYS)
+    if max(dates) > horizon:
+        ahead = sum(day > horizon for day in dates)
+        summary.warnings.append(f"{ahead} row(s) dated more than a year ahead (latest {summary.last_date}): check the dates")
     balances = _balance_facts(result, rows)
     say("writing")
     try:
