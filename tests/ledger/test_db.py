@@ -48,6 +48,27 @@ def test_old_ledger_is_upgraded_on_open(wilson_home: Path, monkeypatch: pytest.M
         assert ledger.scalar("SELECT COUNT(*) FROM categories") > 20
 
 
+def test_search_index_rebuilt_without_sizes_on_upgrade(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = ledger_db.migration_files()
+    monkeypatch.setattr(ledger_db, "migration_files", lambda: [m for m in real if m[0] < 6])
+    with Ledger() as ledger:
+        account = ledger.create_account("Checking")
+        with ledger.write() as conn:
+            conn.execute(
+                "INSERT INTO transactions (account_id, posted, amount, currency, description, payee, fingerprint)"
+                " VALUES (?, '2025-01-02', -575, 'USD', 'SQ *BLUE BOTTLE COFFEE', 'Blue Bottle Coffee', 1)",
+                (account["id"],),
+            )
+    monkeypatch.setattr(ledger_db, "migration_files", lambda: real)
+    with Ledger() as ledger:
+        assert "columnsize=0" in ledger.scalar("SELECT sql FROM sqlite_master WHERE name = 'transactions_fts'")
+        hit = "SELECT COUNT(*) FROM transactions_fts WHERE transactions_fts MATCH ?"
+        assert ledger.scalar(hit, ("bottle",)) == 1
+        ledger.delete_transactions([1])
+        assert ledger.scalar(hit, ("bottle",)) == 0
+        ledger.conn.execute("INSERT INTO transactions_fts(transactions_fts) VALUES ('integrity-check')")  # raises if out of step
+
+
 def test_failed_migration_changes_nothing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     broken = tmp_path / "999_broken.sql"
     broken.write_text("CREATE TABLE half_done (id INTEGER);\nTHIS IS NOT SQL;\n")
