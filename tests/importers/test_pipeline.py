@@ -79,12 +79,45 @@ def test_undo_removes_exactly_one_batch(tmp_path: Path) -> None:
     with Ledger() as ledger:
         a = import_file(ledger, write(tmp_path, "a.csv", JAN_FEB), account="Checking")
         b = import_file(ledger, write(tmp_path, "b.csv", FEB_MAR), account="Checking")
-        assert undo_batch(ledger, a.batch_id) == 5
+        assert undo_batch(ledger, a.batch_id).removed == 5
         assert [r["description"] for r in rows(ledger)] == ["ELECTRIC CO", "PAYROLL"]
         with pytest.raises(LookupError, match="already undone"):
             undo_batch(ledger, a.batch_id)
-        assert undo_batch(ledger, b.batch_id) == 2
+        assert undo_batch(ledger, b.batch_id).removed == 2
         assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 0
+
+
+def test_undo_takes_back_the_accounts_and_balances_a_batch_set(tmp_path: Path) -> None:
+    def statement(name: str, balance: str, day: str, fitid: str) -> Path:
+        body = ofx([(day, "-10.00", fitid, "COFFEE")]).replace("<BANKTRANLIST>", "<BANKTRANLIST>", 1)
+        return write(tmp_path, name, body.replace("</BANKTRANLIST>", f"</BANKTRANLIST><LEDGERBAL><BALAMT>{balance}<DTASOF>{day}</LEDGERBAL>"), header="")
+
+    with Ledger() as ledger:
+        first = import_file(ledger, statement("jan.ofx", "100.00", "20250131", "1"))
+        account = ledger.query_one("SELECT * FROM accounts")
+        assert (account["balance"], account["balance_date"]) == (10000, "2025-01-31")
+        second = import_file(ledger, statement("feb.ofx", "90.00", "20250228", "2"))
+        assert ledger.scalar("SELECT balance FROM accounts") == 9000
+        assert undo_batch(ledger, second.batch_id).accounts_removed == []  # the January rows still need it
+        restored = ledger.query_one("SELECT * FROM accounts")
+        assert (restored["balance"], restored["balance_date"], restored["balance_source"]) == (10000, "2025-01-31", "statement")
+        assert undo_batch(ledger, first.batch_id).accounts_removed == [account["name"]]
+        assert ledger.scalar("SELECT COUNT(*) FROM accounts") == 0
+    history = CliRunner().invoke(main, ["import", "--history", "--json"])
+    assert [row["account"] for row in json.loads(history.output)] == [account["name"]] * 2
+
+
+def test_undo_removes_an_imported_account_only_once_nothing_uses_it(tmp_path: Path) -> None:
+    with Ledger() as ledger:
+        ledger.create_account("Checking")
+        mine = import_file(ledger, write(tmp_path, "a.csv", JAN_FEB), account="Checking")
+        assert undo_batch(ledger, mine.batch_id).accounts_removed == []  # the user made it
+        first = import_file(ledger, write(tmp_path, "b.csv", JAN_FEB), account="Joint")
+        again = import_file(ledger, write(tmp_path, "c.csv", JAN_FEB), account="Joint")
+        assert again.added == 0
+        assert undo_batch(ledger, first.batch_id).accounts_removed == []  # batch `again` still names it
+        assert undo_batch(ledger, again.batch_id).accounts_removed == ["Joint"]
+        assert [a["name"] for a in ledger.query("SELECT name FROM accounts")] == ["Checking"]
 
 
 def test_undo_from_the_cli(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import sys
 from pathlib import Path
 
@@ -147,20 +148,24 @@ def _undo(ledger, batch_id: int, as_json: bool) -> None:  # type: ignore[no-unty
     from wilson.ledger.imports import undo_batch
 
     try:
-        removed = undo_batch(ledger, batch_id)
+        undone = undo_batch(ledger, batch_id)
     except LookupError as exc:
         fail(str(exc))
     if as_json:
-        print_json({"batch_id": batch_id, "removed": removed})
+        print_json({"batch_id": batch_id, "removed": undone.removed, "accounts_removed": undone.accounts_removed})
     else:
-        click.echo(f"batch {batch_id} undone: {removed} transaction(s) removed")
+        gone = f"; account(s) it created removed: {', '.join(undone.accounts_removed)}" if undone.accounts_removed else ""
+        click.echo(f"batch {batch_id} undone: {undone.removed} transaction(s) removed{gone}")
 
 
 def _history(ledger, as_json: bool) -> None:  # type: ignore[no-untyped-def]
     rows = ledger.query(
         "SELECT b.id, b.file_name, b.format, a.name AS account, b.rows_read, b.added, b.duplicates, b.imported_at,"
-        " b.undone_at FROM import_batches b LEFT JOIN accounts a ON a.id = b.account_id ORDER BY b.id"
+        " b.undone_at, b.account_changes FROM import_batches b LEFT JOIN accounts a ON a.id = b.account_id ORDER BY b.id"
     )
+    for row in rows:  # an undo removes the accounts its batch created; the batch keeps the name
+        changes = json.loads(row.pop("account_changes") or "{}")
+        row["account"] = row["account"] or changes.get("account")
     if as_json:
         print_json(rows)
         return

@@ -23,7 +23,7 @@ from typing import Callable, Iterable, Iterator
 from wilson.importers.formats import parse_file
 from wilson.importers.model import ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError, per_distinct
 from wilson.ledger import Ledger
-from wilson.ledger.imports import BatchRecord, ImportOutcome, NewRows, record_import
+from wilson.ledger.imports import AccountChanges, BatchRecord, ImportOutcome, NewRows, note_account_changes, record_import
 
 MAX_DESCRIPTION = 4096
 MAX_ERRORS_SHOWN = 3
@@ -130,7 +130,9 @@ def _import_file(
     say("writing")
     try:
         with ledger.write():
+            known = {row["id"] for row in ledger.query("SELECT id FROM accounts")}
             accounts = _resolve_accounts(ledger, result, rows, account, source)
+            changes = AccountChanges(created=[{"id": a["id"], "name": a["name"]} for a in accounts.values() if a["id"] not in known])
             summary.accounts = [accounts[key]["name"] for key in _keys_in_order(result, rows)]
             new_rows = _ledger_rows(ledger, result, rows, accounts)
             del rows, dates  # the parsed rows are not needed past here; free them before the insert
@@ -146,7 +148,8 @@ def _import_file(
             )
             superseded = [(accounts[key]["id"], bank_id) for key, bank_id in result.superseded if key in accounts]
             outcome = record_import(ledger, batch, new_rows, _preparer(categorize), superseded)
-            summary.warnings += _apply_balances(ledger, balances, accounts)
+            summary.warnings += _apply_balances(ledger, balances, accounts, changes)
+            note_account_changes(ledger, outcome.batch_id, changes)
             for counted in fields(ImportOutcome):
                 setattr(summary, counted.name, getattr(outcome, counted.name))
             if dry_run:
@@ -421,8 +424,11 @@ def _balance_facts(result: ParseResult, rows: ParsedRows) -> dict[str, _Balance]
     return facts
 
 
-def _apply_balances(ledger: Ledger, facts: dict[str, _Balance], accounts: dict[str, dict]) -> list[str]:
-    """Set each account's balance from the statement or running balance; warn about mismatches."""
+def _apply_balances(
+    ledger: Ledger, facts: dict[str, _Balance], accounts: dict[str, dict], changes: AccountChanges
+) -> list[str]:
+    """Set each account's balance from the statement or running balance, noting the change for
+    undo; warn about mismatches."""
     warnings = []
     for key, fact in facts.items():
         account = accounts.get(key)
@@ -434,8 +440,17 @@ def _apply_balances(ledger: Ledger, facts: dict[str, _Balance], accounts: dict[s
                 f" (first at line {fact.mismatches[0]})"
             )
         if fact.amount is not None and fact.as_of is not None:
+            before = _balance_of(ledger, account["id"])
             ledger.set_balance(account["id"], fact.amount, fact.as_of, fact.source)
+            after = _balance_of(ledger, account["id"])
+            if after != before:
+                changes.balances.append((account["id"], before, after))
     return warnings
+
+
+def _balance_of(ledger: Ledger, account_id: int) -> list:
+    row = ledger.query_one("SELECT balance, balance_date, balance_source FROM accounts WHERE id = ?", (account_id,))
+    return [row["balance"], row["balance_date"], row["balance_source"]]
 
 
 def check_running_balance(rows: ParsedRows) -> tuple[list[int], tuple[int, date] | None]:

@@ -417,14 +417,42 @@ def link_transfers(ledger: Ledger, batch_id: int, rows: NewRows) -> int:
 _COUNTED = ("posted", "account_id", "category_id", "currency", "amount", "pending")  # add_rows' columns
 
 
-def undo_batch(ledger: Ledger, batch_id: int) -> int:
+@dataclass
+class AccountChanges:
+    """What a batch did to accounts besides adding rows: the accounts it created, and the balances
+    it set as (account id, figures before, figures after), each figure (balance, date, source)."""
+
+    created: list[dict] = field(default_factory=list)  # {"id", "name"}
+    balances: list[tuple[int, list, list]] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.created or self.balances)
+
+
+def note_account_changes(ledger: Ledger, batch_id: int, changes: AccountChanges) -> None:
+    if changes:
+        ledger.conn.execute(
+            "UPDATE import_batches SET account_changes = ? WHERE id = ?",
+            (json.dumps({"created": changes.created, "balances": changes.balances}), batch_id),
+        )
+
+
+@dataclass
+class Undone:
+    removed: int  # transactions
+    accounts_removed: list[str] = field(default_factory=list)
+
+
+def undo_batch(ledger: Ledger, batch_id: int) -> Undone:
     """Remove exactly what a batch added, and put back what it changed: the rows it replaced or
-    deleted, and the transfer category it gave earlier rows it linked to its own."""
+    deleted, the transfer category it gave earlier rows it linked to its own, the balances it set,
+    and the accounts it created (when nothing else holds on to them)."""
     batch = ledger.query_one("SELECT * FROM import_batches WHERE id = ?", (batch_id,))
     if batch is None:
         raise LookupError(f"no import batch {batch_id}")
     if batch["undone_at"]:
         raise LookupError(f"import batch {batch_id} was already undone on {batch['undone_at']}")
+    changes = json.loads(batch["account_changes"] or "{}")
     with ledger.write() as conn:
         linked_to_batch = "transfer_id IN (SELECT id FROM transactions WHERE batch_id = ?)"
         conn.execute(
@@ -433,11 +461,43 @@ def undo_batch(ledger: Ledger, batch_id: int) -> int:
             (batch_id, batch_id),
         )
         conn.execute(f"UPDATE transactions SET transfer_id = NULL WHERE {linked_to_batch}", (batch_id,))
-        removed = conn.execute("DELETE FROM transactions WHERE batch_id = ?", (batch_id,)).rowcount
+        touched = {row[0] for row in conn.execute("SELECT DISTINCT account_id FROM transactions WHERE batch_id = ?", (batch_id,))}
+        touched.update(created["id"] for created in changes.get("created", []))
+        touched.add(batch["account_id"])
+        undone = Undone(conn.execute("DELETE FROM transactions WHERE batch_id = ?", (batch_id,)).rowcount)
         for old in json.loads(batch["replaced"] or "[]"):
             _restore(conn, old)
+        for account_id, before, after in reversed(changes.get("balances", [])):
+            conn.execute(  # only while the balance is still the one this batch set
+                "UPDATE accounts SET balance = ?, balance_date = ?, balance_source = ?"
+                " WHERE id = ? AND balance IS ? AND balance_date IS ? AND balance_source IS ?",
+                (*before, account_id, *after),
+            )
         conn.execute("UPDATE import_batches SET undone_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?", (batch_id,))
-    return removed
+        undone.accounts_removed = [name for account_id in sorted(touched - {None}) if (name := _drop_if_unused(conn, account_id))]
+    return undone
+
+
+def _drop_if_unused(conn: sqlite3.Connection, account_id: int) -> str | None:
+    """Delete an account that an import created, once every batch that created it is undone and no
+    rows or batch still in force use it; returns its name. The undone batches that named it keep
+    the name for the history."""
+    name = conn.execute("SELECT name FROM accounts WHERE id = ?", (account_id,)).fetchone()
+    created_by = "SELECT undone_at IS NOT NULL FROM import_batches, json_each(account_changes, '$.created') WHERE value ->> 'id' = ?"
+    if name is None or {undone for (undone,) in conn.execute(created_by, (account_id,))} != {1} or conn.execute(
+        "SELECT 1 FROM transactions WHERE account_id = ? UNION ALL"
+        " SELECT 1 FROM import_batches WHERE account_id = ? AND undone_at IS NULL",
+        (account_id, account_id),
+    ).fetchone():
+        return None
+    conn.execute(
+        "UPDATE import_batches SET account_id = NULL,"
+        " account_changes = json_set(COALESCE(account_changes, '{}'), '$.account', (SELECT name FROM accounts WHERE id = ?))"
+        " WHERE account_id = ?",
+        (account_id, account_id),
+    )
+    conn.execute("DELETE FROM accounts WHERE id = ?", (account_id,))
+    return name[0]
 
 
 def _restore(conn: sqlite3.Connection, old: dict) -> None:
