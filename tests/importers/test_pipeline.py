@@ -29,7 +29,7 @@ def write(tmp_path: Path, name: str, body: str, header: str = HEADER) -> Path:
 
 
 def rows(ledger: Ledger, where: str = "1") -> list[dict]:
-    return ledger.query(f"SELECT posted, amount, description, pending, account_id FROM transactions WHERE {where} ORDER BY id")
+    return ledger.query(f"SELECT posted, amount, currency, description, pending, account_id FROM transactions WHERE {where} ORDER BY id")
 
 
 JAN_FEB = """2025-01-05,COFFEE SHOP,-5.75
@@ -159,6 +159,35 @@ def ofx(rows: list[tuple[str, str, str, str]]) -> str:
             f"<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>{d}<TRNAMT>{a}<FITID>{f}<NAME>{n}</STMTTRN>" for d, a, f, n in rows
         )
     )
+
+
+@pytest.mark.parametrize(
+    ("name", "body", "header"),
+    [
+        ("au.csv", "03/01/2025,WOOLWORTHS 1234,-45.20\n13/01/2025,COLES,-1200.00\n", HEADER),
+        ("au.qif", "D03/01/2025\nT-45.20\nPWOOLWORTHS 1234\n^\nD13/01/2025\nT-1,200.00\nPCOLES\n^\n", "!Type:Bank\n"),
+    ],
+)
+def test_currency_given_for_a_file_that_states_none(tmp_path: Path, name: str, body: str, header: str) -> None:
+    with Ledger() as ledger:
+        summary = import_file(ledger, write(tmp_path, name, body, header), currency="AUD")
+        assert summary.warnings == []
+        assert ledger.scalar("SELECT currency FROM accounts") == "AUD"
+        assert [(r["posted"], r["amount"], r["currency"]) for r in rows(ledger)] == [
+            ("2025-01-03", -4520, "AUD"), ("2025-01-13", -120000, "AUD")]
+
+
+def test_currency_given_is_in_its_own_minor_units_and_yields_to_a_stated_one(tmp_path: Path) -> None:
+    no_curdef = ofx([("20250103", "-1500", "1", "RAMEN")]).replace("<CURDEF>USD", "")
+    assert "<CURDEF>" not in no_curdef
+    with Ledger() as ledger:
+        yen = import_file(ledger, write(tmp_path, "jp.ofx", no_curdef, header=""), currency="JPY")
+        assert yen.warnings == []
+        assert [(r["amount"], r["currency"]) for r in rows(ledger)] == [(-1500, "JPY")]
+        stated = import_file(ledger, write(tmp_path, "us.ofx", ofx([("20250103", "-15.00", "9", "TACO")]), header=""), currency="JPY")
+        assert stated.warnings == ["the file states USD; --currency JPY applies only to files that state none"]
+    bad = CliRunner().invoke(main, ["import", "--currency", "A1", str(tmp_path / "us.ofx")])
+    assert bad.exit_code != 0 and "not a three-letter currency code" in bad.output
 
 
 def test_bank_ids_are_scoped_and_not_trusted_alone(tmp_path: Path) -> None:

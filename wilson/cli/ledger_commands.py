@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -18,6 +19,10 @@ _STAGES = ("reading", "checking", "writing")
 @click.argument("paths", nargs=-1, required=False, type=click.Path(path_type=Path))
 @click.option("--account", help="Book every row into this account (created if new).")
 @click.option("--format", "forced_format", help="Force a format instead of detecting it (see --list-formats).")
+@click.option(
+    "--currency", callback=lambda ctx, param, value: _currency_code(value), metavar="CODE",
+    help="Currency of a file that states none (else euros for `;`/decimal-comma files, dollars otherwise).",
+)
 @click.option("--dry-run", is_flag=True, help="Show what would happen; write nothing.")
 @click.option("--skip-bad", is_flag=True, help="Import the readable rows and list the ones skipped.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summaries as JSON.")
@@ -25,8 +30,8 @@ _STAGES = ("reading", "checking", "writing")
 @click.option("--list-formats", is_flag=True, help="List the formats Wilson recognises.")
 @click.option("--history", is_flag=True, help="List earlier import batches.")
 def import_command(
-    paths: tuple[Path, ...], account: str | None, forced_format: str | None, dry_run: bool, skip_bad: bool,
-    as_json: bool, undo: int | None, list_formats: bool, history: bool,
+    paths: tuple[Path, ...], account: str | None, forced_format: str | None, currency: str | None, dry_run: bool,
+    skip_bad: bool, as_json: bool, undo: int | None, list_formats: bool, history: bool,
 ) -> None:
     """Import bank exports (CSV, OFX/QFX, QIF) into the ledger; re-importing adds nothing."""
     from wilson.ledger import Ledger, LedgerError
@@ -50,10 +55,16 @@ def import_command(
         elif not paths:
             fail("give one or more files to import (or --undo BATCH, --history)")
         else:
-            _import(ledger, paths, account, forced_format, dry_run, skip_bad, as_json)
+            _import(ledger, paths, account, forced_format, currency, dry_run, skip_bad, as_json)
 
 
-def _import(ledger, paths, account, forced_format, dry_run, skip_bad, as_json) -> None:  # type: ignore[no-untyped-def]
+def _currency_code(value: str | None) -> str | None:
+    if value is not None and not re.fullmatch(r"[A-Za-z]{3}", value.strip()):
+        raise click.BadParameter(f"{value!r} is not a three-letter currency code such as AUD or CHF")
+    return value.strip().upper() if value else None
+
+
+def _import(ledger, paths, account, forced_format, currency, dry_run, skip_bad, as_json) -> None:  # type: ignore[no-untyped-def]
     from wilson.importers.model import ImportRefused
     from wilson.importers.pipeline import import_file
     from wilson.ledger import LedgerError
@@ -71,7 +82,8 @@ def _import(ledger, paths, account, forced_format, dry_run, skip_bad, as_json) -
             try:
                 with _progress(path, enabled=not as_json and sys.stderr.isatty()) as say:
                     summary = import_file(
-                        ledger, path, account, forced_format, False, skip_bad, progress=say, categorize=categorize
+                        ledger, path, account, forced_format, False, skip_bad, progress=say, categorize=categorize,
+                        currency=currency,
                     )
             except (ImportRefused, LedgerError) as exc:
                 failures.append(str(exc))

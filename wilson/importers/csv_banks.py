@@ -41,8 +41,8 @@ class Dialect:
             return 0
         return 95 if found[1] else 85
 
-    def parse(self, text: str, source: str) -> ParseResult:
-        options = Options(self.name, self._account_for(source), self.negate, self.day_first)
+    def parse(self, text: str, source: str, currency: str | None = None) -> ParseResult:
+        options = Options(self.name, self._account_for(source), self.negate, self.day_first, currency)
         if self.row_shape is not None:
             return parse_table(text, source, ",", None, self._layout, options)
         found = self._find(head_of(text))

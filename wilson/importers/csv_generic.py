@@ -244,6 +244,7 @@ class Options:
     account: AccountInfo = field(default_factory=AccountInfo)
     negate: bool | None = None  # True: the bank writes charges positive; None: tell from the rows
     day_first: bool | None = None  # None: decide from the file's hints
+    currency: str | None = None  # the user's, for a file that states none
 
 
 def parse_table(text: str, source: str, delimiter: str, header_line: int | None, layout_for, options: Options) -> ParseResult:
@@ -473,6 +474,8 @@ class _Conversion:
             return stated
         if any(_LAKH.search(v) for role in ("amount", "debit", "credit", "balance") for v in self._column(single.get(role), 200)):
             return "INR"  # `1,23,456.78`: only Indian banks group by lakhs
+        if self.options.currency:
+            return self.options.currency
         self.currency_guessed = True
         implied = next(filter(None, map(language_currency, self.header)), None)
         return implied or ("EUR" if european else "USD")
@@ -877,7 +880,10 @@ class _Conversion:
         info = self.options.account
         kind = "credit_card" if self.card else info.type
         if not rows.has("account_key") or not rows:
-            return [ParsedAccount("default", info.name or self._preamble_name(), kind, info.institution, currency=currency)]
+            return [ParsedAccount(
+                "default", info.name or self._preamble_name(), kind, info.institution, currency=currency,
+                currency_stated=not self.currency_guessed,
+            )]
         seen: dict[str, Counter[str]] = {}
         for (key, own), times in Counter(zip(rows.column("account_key"), rows.column("currency"))).items():
             seen.setdefault(key, Counter())[own or currency] += times
@@ -1080,13 +1086,13 @@ class GenericCsv:
             return 0
         return min(60, 30 + 5 * best[3])
 
-    def parse(self, text: str, source: str) -> ParseResult:
+    def parse(self, text: str, source: str, currency: str | None = None) -> ParseResult:
         head = sniff(head_of(text))
         best = None if head.not_csv else head.best_header()
         if best is None:
             raise ImportRefused(source, "no header row naming a date and an amount column in the first 50 lines")
         delimiter, line, _, _ = best
-        return parse_table(text, source, delimiter, line, layout_from_header, Options(self.name))
+        return parse_table(text, source, delimiter, line, layout_from_header, Options(self.name, currency=currency))
 
 
 FORMATS = [GenericCsv()]

@@ -183,13 +183,13 @@ class InferredCsv:
             return 1
         return 20 if infer_roles(head) else 0
 
-    def parse(self, text: str, source: str) -> ParseResult:
+    def parse(self, text: str, source: str, currency: str | None = None) -> ParseResult:
         inferred = infer_roles(sniff(head_of(text)))
         if inferred is None:
             raise ImportRefused(source, "no header row we can read, and no columns that read as dates, amounts and text throughout")
         return parse_table(
             text, source, inferred.delimiter, inferred.header_line,
-            lambda header: layout_from_roles(header, inferred.roles), Options(self.name),
+            lambda header: layout_from_roles(header, inferred.roles), Options(self.name, currency=currency),
         )
 
 

@@ -1,8 +1,9 @@
 """Recognising an export from its content and handing it to the right parser.
 
 Each parser module exposes `FORMATS`, a list of objects with a `name`, a `detect(text) -> int`
-confidence (0 = not mine, 100 = certain) and a `parse(text, source) -> ParseResult`. The file's
-name never decides the format; `--format NAME` may force one.
+confidence (0 = not mine, 100 = certain) and a `parse(text, source, currency) -> ParseResult`, where
+`currency` is the user's word for a file that states none. The file's name never decides the
+format; `--format NAME` may force one.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ class Format(Protocol):
 
     def detect(self, text: str) -> int: ...
 
-    def parse(self, text: str, source: str) -> ParseResult: ...
+    def parse(self, text: str, source: str, currency: str | None = None) -> ParseResult: ...
 
 
 def all_formats() -> list[Format]:
@@ -84,10 +85,10 @@ def read_text(path: Path) -> str:
     return decode(data, source)
 
 
-def parse_file(path: Path, forced_format: str | None = None) -> ParseResult:
+def parse_file(path: Path, forced_format: str | None = None, currency: str | None = None) -> ParseResult:
     source = str(path)
     text = read_text(path)
-    fmt, result = _best_reading(ranked_formats(text, source, forced_format), text, source)
+    fmt, result = _best_reading(ranked_formats(text, source, forced_format), text, source, currency)
     if not result.transactions and not result.errors:
         if forced_format and not fmt.detect(text):
             raise ImportRefused(source, f"no transactions read as {forced_format} (--format); is it another format?")
@@ -96,14 +97,14 @@ def parse_file(path: Path, forced_format: str | None = None) -> ParseResult:
     return result
 
 
-def _best_reading(ranked: list[Format], text: str, source: str) -> tuple[Format, ParseResult]:
+def _best_reading(ranked: list[Format], text: str, source: str, currency: str | None) -> tuple[Format, ParseResult]:
     """The most confident format's reading, unless it refuses the file or fails on most rows and a
     less confident one reads every row (`Valuta` is a value date in German, a currency in Swedish)."""
     first: tuple[Format, ParseResult] | None = None
     refusal: ImportRefused | None = None
     for rank, fmt in enumerate(ranked):
         try:
-            result = fmt.parse(text, source)
+            result = fmt.parse(text, source, currency)
         except ImportRefused as exc:
             refusal = refusal or exc
             continue

@@ -173,8 +173,8 @@ def _converted(value: Decimal, currency: str) -> int:
 
 
 class _OfxParser:
-    def __init__(self, text: str, source: str):
-        self.text, self.source = _flatten_special(text), source
+    def __init__(self, text: str, source: str, currency: str | None = None):
+        self.text, self.source, self.currency = _flatten_special(text), source, currency
         self.newlines = [m.start() for m in re.finditer("\n", text)]
         self.result = ParseResult(format="ofx", transactions=[], accounts=[])
         self.cut_row = False  # a transaction was cut short by the end of the file
@@ -228,7 +228,7 @@ class _OfxParser:
         acct = node.child("CCACCTFROM" if credit else "BANKACCTFROM") or _Node("", node.pos)
         acctid = acct.value("ACCTID") or None
         kind = "credit_card" if credit else _ACCOUNT_TYPES.get((acct.value("ACCTTYPE") or "").upper(), "checking")
-        currency = (node.value("CURDEF") or "").upper() or self.currency_from_rows(node)
+        currency = (node.value("CURDEF") or "").upper() or self.currency_from_rows(node) or self.currency
         label = kind.replace("_", " ").title()
         tail = re.sub(r"\D", "", acctid or "")[-4:] or None
         name = " ".join(part for part in (institution, label, tail) if part)
@@ -238,19 +238,21 @@ class _OfxParser:
             type=kind,
             institution=institution,
             number=acctid,
-            currency=currency,
+            currency=currency or "USD",
+            currency_stated=currency is not None,  # by the file or the user
         )
         self.balance(node, account)
         return account
 
-    def currency_from_rows(self, node: _Node) -> str:
+    def currency_from_rows(self, node: _Node) -> str | None:
         """No CURDEF (some Australian banks leave it empty): trust the rows' own currency."""
         for trn in node.find_all(_TRANSACTION):
             symbol = trn.value("CURRENCY", "CURSYM")
             if symbol:
                 return symbol.upper()
-        self.result.warnings.append(f"statement at line {self.line(node.pos)} names no currency; assuming USD")
-        return "USD"
+        if not self.currency:
+            self.result.warnings.append(f"statement at line {self.line(node.pos)} names no currency; assuming USD (or give --currency)")
+        return None
 
     def balance(self, node: _Node, account: ParsedAccount) -> None:
         ledger = node.child("LEDGERBAL")
@@ -388,9 +390,9 @@ class _OfxFormat:
     def detect(self, text: str) -> int:
         return _detect(text)
 
-    def parse(self, text: str, source: str) -> ParseResult:
+    def parse(self, text: str, source: str, currency: str | None = None) -> ParseResult:
         try:
-            return _OfxParser(text, source).parse()
+            return _OfxParser(text, source, currency).parse()
         except ImportRefused:
             raise
         except Exception as exc:  # noqa: BLE001 - the contract: nothing but ImportRefused escapes

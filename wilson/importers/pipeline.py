@@ -63,14 +63,16 @@ def import_file(
     skip_bad: bool = False,
     progress: Callable[[str], None] | None = None,
     categorize: Callable[[NewRows], None] | None = None,
+    currency: str | None = None,
 ) -> ImportSummary:
     """Import one export; raises `ImportRefused` (nothing written) when the file can't be taken.
 
     `categorize` may set categories on the new rows before they are written (the tools layer
-    passes its rule and merchant matcher; the importers know nothing of it).
+    passes its rule and merchant matcher; the importers know nothing of it). `currency` is the
+    user's for a file that states none (most CSVs do not; an Australian bank's is not in dollars).
     """
     with _collector_paused():
-        return _import_file(ledger, path, account, forced_format, dry_run, skip_bad, progress, categorize)
+        return _import_file(ledger, path, account, forced_format, dry_run, skip_bad, progress, categorize, currency)
 
 
 @contextmanager
@@ -95,11 +97,12 @@ def _import_file(
     skip_bad: bool,
     progress: Callable[[str], None] | None,
     categorize: Callable[[NewRows], None] | None,
+    currency: str | None,
 ) -> ImportSummary:
     say = progress or (lambda stage: None)
     source = str(path)
     say("reading")
-    result = parse_file(path, forced_format)
+    result = parse_file(path, forced_format, currency)
     rows = _check_rows(result)
     result.transactions = []  # `rows` holds them from here on
     if result.errors and not skip_bad:
@@ -120,6 +123,9 @@ def _import_file(
         skipped_bad=[str(e) for e in result.errors],
         warnings=list(result.warnings),
     )
+    stated = sorted({a.currency.upper() for a in result.accounts} - {currency.upper()}) if currency else []
+    if stated:
+        summary.warnings.append(f"the file states {', '.join(stated)}; --currency {currency.upper()} applies only to files that state none")
     dates = rows.column("posted")
     summary.first_date, summary.last_date = min(dates).isoformat(), max(dates).isoformat()
     horizon = date.today() + timedelta(days=FUTURE_DAYS)

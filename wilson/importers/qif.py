@@ -114,8 +114,8 @@ def _category(raw: str) -> tuple[str | None, str | None]:
 
 
 class _QifParser:
-    def __init__(self, text: str, source: str):
-        self.source = source
+    def __init__(self, text: str, source: str, currency: str | None = None):
+        self.source, self.currency = source, currency
         self.lines = _lines(text)
         self.cut_short = not text.endswith("\n")  # a writer may leave out the last `^`, not the last line break
         self.order = _date_order(self.lines)
@@ -186,9 +186,12 @@ class _QifParser:
         kind = self.account_type or _SECTION_TYPES[section]
         key = self.account_name or ("default" if section == "bank" else f"default-{section.replace(' ', '-')}")
         if key not in self.accounts:
-            # QIF states no currency: a file written the European way (`5.1.24`, `1.234,56`) is in euros.
-            currency = "EUR" if self.decimal_sep == "," or self.dotted_dates else "USD"
-            self.accounts[key] = ParsedAccount(key=key, name=self.account_name, type=kind, currency=currency)
+            # QIF states no currency: the user's, else a file written the European way (`5.1.24`,
+            # `1.234,56`) is in euros.
+            currency = self.currency or ("EUR" if self.decimal_sep == "," or self.dotted_dates else "USD")
+            self.accounts[key] = ParsedAccount(
+                key=key, name=self.account_name, type=kind, currency=currency, currency_stated=bool(self.currency)
+            )
         return self.accounts[key]
 
     def transaction(self, record: _Record, account: ParsedAccount) -> ParsedTransaction | None:
@@ -313,8 +316,8 @@ class _QifFormat:
     def detect(self, text: str) -> int:
         return _detect(text)
 
-    def parse(self, text: str, source: str) -> ParseResult:
-        return _QifParser(text, source).parse()
+    def parse(self, text: str, source: str, currency: str | None = None) -> ParseResult:
+        return _QifParser(text, source, currency).parse()
 
 
 FORMATS = [_QifFormat()]
