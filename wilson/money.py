@@ -20,6 +20,7 @@ _SYMBOLS = "$€£¥₹₩₽₺₪₫₴₦₱฿"
 _CODE_RE = re.compile(r"^(?:[A-Z]{3}|[A-Z]{2}\$|kr\.?|Kč|zł|Ft|Fr\.?|R\$|sFr\.?)\s*|\s*(?:[A-Z]{3}|kr\.?|Kč|zł|Ft|Fr\.?)$")
 _WHOLE_SWISS = re.compile(r"\d[.,][-–]$")
 _NUMBER_RE = re.compile(r"^(?:\d+(?:\.\d*)?|\.\d+)$")
+_GROUPED = re.compile(r"\d{1,3}(?: \d{3})+|\d{1,2}(?: \d{2})* \d{3}")  # thousands, or lakhs (`1,23,456`)
 _SPACES = str.maketrans("", "", " \u00a0\u202f\u2009\t")
 
 
@@ -38,7 +39,10 @@ def guess_decimal_separator(samples: list[str]) -> str:
         text = raw.strip()
         last_comma, last_dot = text.rfind(","), text.rfind(".")
         if last_comma >= 0 and last_dot >= 0:
-            if last_comma > last_dot:
+            decimal = "," if last_comma > last_dot else "."
+            if text.count(decimal) > 1:
+                continue  # `1.234.567,89.0`: no way of writing a number; it has no say
+            if decimal == ",":
                 comma += 10
             else:
                 dot += 10
@@ -72,17 +76,15 @@ def parse_amount(text: str, decimal_sep: str | None = None) -> Decimal:
     s = str(text).strip()
     if not s:
         raise AmountError("empty amount")
-    negative = False
+    negative, signs = False, 0  # one sign at most: `--5` or `(-5)` is a typo, not a credit
     upper = s.upper()
-    if upper.endswith("CR"):
-        s = s[:-2]
-    elif upper.endswith("DR"):
-        s, negative = s[:-2], True
+    if upper.endswith(("CR", "DR")):
+        s, negative, signs = s[:-2], upper.endswith("DR"), 1
     s = s.strip()
     if s.startswith("(") and s.endswith(")"):
-        s, negative = s[1:-1], not negative
+        s, negative, signs = s[1:-1], True, signs + 1
     s = s.replace("\u2212", "-").strip()
-    for _ in range(2):
+    for _ in range(3):  # symbols and signs in either order: `-$5`, `$-5`, `5 €-`
         s = s.strip().strip(_SYMBOLS).strip()
         s = _CODE_RE.sub("", s).strip()
         if not s:
@@ -90,17 +92,20 @@ def parse_amount(text: str, decimal_sep: str | None = None) -> Decimal:
         if _WHOLE_SWISS.search(s):  # `12.-` / `12.–`: whole francs (a trailing minus follows digits)
             s = s[:-1] + "00"
         if s[:1] in "+-":
-            negative ^= s[0] == "-"
-            s = s[1:]
+            negative, signs, s = s[0] == "-", signs + 1, s[1:]
         elif s[-1:] in "+-":
-            negative ^= s[-1] == "-"
-            s = s[:-1]
+            negative, signs, s = s[-1] == "-", signs + 1, s[:-1]
+    if signs > 1:
+        raise AmountError(f"more than one sign: {text!r}")
     s = s.translate(_SPACES).replace("'", "").replace("\u2019", "")
     sep = decimal_sep or guess_decimal_separator([s])
     if decimal_sep is None and sep == "." and s.count(",") == 1 and "." not in s:
         tail = s.split(",")[1]
         sep = "," if len(tail) != 3 else "."
     thousands = "," if sep == "." else "."
+    whole, _, fraction = s.partition(sep)
+    if thousands in fraction or (thousands in whole and not _GROUPED.fullmatch(whole.replace(thousands, " "))):
+        raise AmountError(f"not an amount: {text!r}")  # `-4,50` read with a decimal point is not 450
     s = s.replace(thousands, "")
     if sep == ",":
         s = s.replace(",", ".")

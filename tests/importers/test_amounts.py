@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wilson.money import guess_decimal_separator, parse_amount, to_minor
+from wilson.money import AmountError, guess_decimal_separator, parse_amount, to_minor
 
 amounts = st.decimals(min_value=Decimal("-99999999.99"), max_value=Decimal("99999999.99"), places=2, allow_nan=False, allow_infinity=False)
 
@@ -65,3 +66,26 @@ def test_swiss_whole_francs_and_trailing_minus_apart() -> None:
         Decimal("12.00"), Decimal("12.00"), Decimal("1250.00"), Decimal("-12.00"),
     ]
     assert [parse_amount(text, ",") for text in ("12,34-", "1.234,56-")] == [Decimal("-12.34"), Decimal("-1234.56")]
+
+
+def test_one_sign_at_most() -> None:
+    for text in ("--5", "-5-", "5--", "(-5)", "+-5", "-5.00 DR"):
+        with pytest.raises(AmountError, match="more than one sign"):
+            parse_amount(text)
+    assert [parse_amount(text) for text in ("-$5", "$-5", "5 €-", "(5.00)", "5.00 DR", "5.00 CR")] == [
+        Decimal("-5"), Decimal("-5"), Decimal("-5"), Decimal("-5.00"), Decimal("-5.00"), Decimal("5.00"),
+    ]
+
+
+def test_grouping_must_fit_the_column_decimal_mark() -> None:
+    """A value that only reads with the other decimal mark is an error, never 100 times the amount."""
+    for text, sep in (("-4,50", "."), ("12.34", ","), ("1,2345.00", "."), ("1.234.567,89.0", ",")):
+        with pytest.raises(AmountError):
+            parse_amount(text, sep)
+    assert [parse_amount(text, sep) for text, sep in (("1,234", "."), ("1.234", ","), ("1,23,456.78", "."))] == [
+        Decimal("1234"), Decimal("1234"), Decimal("123456.78"),
+    ]
+
+
+def test_separator_guess_ignores_values_no_one_writes() -> None:
+    assert guess_decimal_separator(["-4,50", "1.234.567,89.0", "-20,00"]) == ","

@@ -282,6 +282,20 @@ def test_bad_rows_name_their_lines_and_skip_bad_imports_the_rest(tmp_path: Path)
         assert summary.added == 2 and len(summary.skipped_bad) == 2
 
 
+@pytest.mark.parametrize(
+    ("body", "header"),
+    [
+        ("03.01.2025;KAFFEE;-4,50\n04.01.2025;A;1.234.567,89.0\n06.01.2025;C;-20,00\n", "Datum;Buchungstext;Betrag\n"),
+        ("2025-01-03,COFFEE,-4.50\n2025-01-04,A,1.234.567,89.0\n2025-01-05,B,--5\n2025-01-06,C,-20.00\n", HEADER),
+    ],
+)
+def test_a_skipped_row_has_no_say_in_how_the_others_read(tmp_path: Path, body: str, header: str) -> None:
+    with Ledger() as ledger:
+        summary = import_file(ledger, write(tmp_path, "bad.csv", body, header), skip_bad=True)
+        assert [line.split(",")[0].split(":")[0] for line in summary.skipped_bad] == ["line 3", "line 4"][: 1 + ("--5" in body)]
+        assert [r["amount"] for r in rows(ledger)] == [-450, -2000]
+
+
 def test_megabyte_description_is_refused(tmp_path: Path) -> None:
     path = write(tmp_path, "huge.csv", f"2025-01-01,{'X' * 2_000_000},-1.00\n2025-01-02,OK,-2.00\n")
     with Ledger() as ledger:

@@ -75,7 +75,9 @@ _SUMMARY = re.compile(
 )
 _LAKH = re.compile(r"(?<![\d,])\d{1,2},\d\d,\d{3}(?:\.\d\d)?(?!\d)")
 _DECISIVE = re.compile(r"[.,]\d{1,2}(?!\d)|\d[.,]\d{3}[.,]")
-_UNGROUPED = {sep: re.compile(rf"(?<![\d.,'])(?:0|\d{{4,}}){re.escape(sep)}\d{{3}}(?!\d)") for sep in ".,"}
+_UNGROUPED = {  # numbers a lone separator cannot be grouping: `1500.000`, `-0.500`, `-45.6700` (U.S. Bank)
+    sep: re.compile(rf"(?<![\d.,'])(?:0|\d{{4,}}){re.escape(sep)}\d{{3}}(?!\d)|{re.escape(sep)}\d{{4,}}") for sep in ".,"
+}
 _SORT_CODE_ACCOUNT = re.compile(r"\d\d-?\d\d-?\d\d[\s-]+\d{6,8}")  # `20-32-06 13152170`, `123456-12345678`
 _MONTH_FIRST = ("USD", "CAD", "PHP")  # currencies whose banks commonly write dates month first
 _PLAIN = {
@@ -406,15 +408,20 @@ class _Conversion:
     # -- per-column decisions ------------------------------------------------------------------
 
     def _column(self, index: int | None, limit: int | None = None) -> list[str]:
+        """The column's filled cells, for deciding how to read it: a row refused for its shape
+        (`1.234.567,89` split over two cells) has no say."""
         if index is None or index >= len(self.columns):
             return []
-        values = self.columns[index] if limit is None else self.columns[index][:limit]
+        values = self.columns[index]
+        if self.refused:
+            values = [value for i, value in enumerate(values) if i not in self.refused]
+        values = values if limit is None else values[:limit]
         return [value.strip() for value in values if value.strip()]
 
     def _separator(self, index: int | None, european: bool, thousandths: bool) -> str:
         """The column's decimal mark. A lone separator before three digits groups thousands, unless
         the file's currency has three decimals (`-1.234` Kuwaiti dinars) or a number could not be
-        grouped that way (`1500.000`, `-0.500`)."""
+        grouped that way (`1500.000`, `-0.500`, `-45.6700`)."""
         sample = self._column(index, 400)
         decisive = [v for v in sample if _DECISIVE.search(v)]
         if decisive:
