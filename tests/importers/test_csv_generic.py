@@ -697,3 +697,39 @@ def test_hungarian_headers() -> None:
 def test_a_guessed_day_month_order_is_a_warning() -> None:
     result = parse_text("Date,Description,Amount\n06/12/2021,X,-1.00\n06/12/2021,Y,-2.00\n")
     assert result.warnings == ["every date fits both day/month orders and nothing in the file decides: read as month/day"]
+
+
+@pytest.mark.parametrize(
+    ("name", "amounts", "payees"),
+    [
+        ("written/sparebank1_no.csv", [-28900, 3500000, -49900], None),  # `Inn`/`Ut`, out already negative
+        ("written/knab_nl.csv", [-2345, 250000, -105000], ["Albert Heijn", "Acme BV", "Woonstichting"]),  # `CreditDebet` D/C
+        ("written/n26_2024.csv", [-2345, 250000, -1873], ["REWE Markt GmbH", "ACME GmbH", "Amazon US"]),  # `Partner Name`
+        ("written/westpac_nz.csv", [-4560, 210000, -1299], ["New World Thorndon", "Acme LTD", "Spotify"]),  # `Other Party`
+        ("written/millennium_pl.csv", [-4567, 500000], None),  # `Obciążenia`/`Uznania`, `Opis`
+        ("written/usbank_us.csv", [-4567, 250000, -1000], None),  # four decimals: `-45.6700`
+    ],
+)
+def test_more_banks_columns_and_signs(name: str, amounts: list[int], payees: list[str] | None) -> None:
+    result = parse_fixture(name, "us_bank" if "usbank" in name else "generic_csv")
+    assert [t.amount for t in result.transactions] == amounts
+    if payees:
+        assert [t.payee for t in result.transactions] == payees
+    if "millennium" in name:
+        assert [t.description for t in result.transactions][0] == "BIEDRONKA 1234 WARSZAWA"
+
+
+def test_up_total_is_the_amount_and_its_currency_column_the_purchase_currency() -> None:
+    up = parse("written/up_au_fee.csv")  # `Fee (AUD)` is no amount; `Currency` goes with `Subtotal (Transaction Currency)`
+    assert [(t.amount, t.original_amount, t.original_currency) for t in up.transactions] == [
+        (-5230, None, None), (-717, -550, "USD"), (300000, None, None), (-1900, None, None),
+    ]
+    assert up.accounts[0].currency == "AUD" and {t.currency for t in up.transactions} == {None}
+
+
+def test_paypal_in_german_and_a_ubs_card_payment_not_yet_booked() -> None:
+    paypal = parse("written/paypal_de.csv")  # `Brutto`/`Gebühr`/`Netto`, `Ausstehend`
+    assert [(t.amount, t.pending) for t in paypal.transactions] == [(-1099, False), (1099, False), (2427, False), (-4500, True)]
+    ubs = parse("written/ubs_ch.csv")  # `Beschreibung1..3`; `Abschlussdatum` without `Buchungsdatum`
+    assert [(t.amount, t.pending) for t in ubs.transactions] == [(-1280, True), (-6544, False), (250000, False), (-5000, False)]
+    assert ubs.transactions[1].description.startswith("Coop-1234 Zürich")

@@ -197,7 +197,10 @@ def layout_from_header(cells: list[str]) -> Layout:
     layout.dates = [i for _, i in sorted(dates)]
     layout.booked_on_first_date = len(dates) > 1 and min(dates)[0] == 0
     layout.texts, layout.payees = payees + texts, payees
-    layout.single = {role: index for role, (_, index) in best.items()}
+    layout.single = single = {role: index for role, (_, index) in best.items()}
+    if "currency" in single and "original_amount" in single and "original_currency" not in single and "amount" in single \
+            and header_currency(cells[single["amount"]]):
+        single["original_currency"] = single.pop("currency")  # Up: `Total (AUD)`, and `Currency` of the purchase
     if "account" in layout.single:
         layout.account_is_name = normalise_header(cells[layout.single["account"]]) in _NAME_ACCOUNT_ROLES
     return layout

@@ -16,7 +16,7 @@ import unicodedata
 _ENGLISH: dict[str, tuple[str, ...]] = {
     "date:0": (
         "posting date", "posted date", "post date", "booking date", "date processed", "completed date", "date posted",
-        "date completed", "run date",
+        "date completed", "run date", "settled date",
     ),
     "date:1": (
         "date", "transaction date", "trans date", "started date", "operation date", "created", "created at", "date created",
@@ -24,9 +24,11 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
         "date started", "release date",
     ),
     "date:2": ("value date", "valuedate", "value dat", "value dt"),
+    "date:3": ("time",),  # Up: `Time` holds the date and time of the purchase; elsewhere a time beside a date
     "payee": (
         "payee", "beneficiary", "payee name", "merchant", "merchant name", "counterparty", "counter party",
-        "counterparty name", "counteraccount name", "name", "from", "to", "name of sender receiver",
+        "counterparty name", "counteraccount name", "name", "from", "to", "name of sender receiver", "partner name",
+        "other party",
     ),
     "text": (
         "description", "details", "memo", "narrative", "particulars", "transaction details",
@@ -35,8 +37,11 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
         "action", "message", "transaction remarks", "remarks",
     ),
     "original": ("original description", "original statement", "statement description"),  # beside a bank's cleaned name
-    "amount": ("amount", "transaction amount", "amt", "value", "net", "net amount", "txn amount", "transaction net amount"),
-    "amount:1": ("gross",),  # PayPal: `Net` is what moved (`Gross` before the fee)
+    "amount": (
+        "amount", "transaction amount", "amt", "value", "net", "net amount", "txn amount", "transaction net amount",
+        "total",  # with a currency only (`_IN_A_CURRENCY`): Up's `Total (AUD)` is what left the account
+    ),
+    "amount:1": ("gross", "subtotal"),  # PayPal: `Net` is what moved (`Gross` before the fee)
     "debit": ("debit", "debits", "debit amount", "withdrawal", "withdrawals", "withdrawal amount", "paid out", "money out", "outflow", "charge",
               "withdrawal amt"),
     "credit": ("credit", "credits", "credit amount", "deposit", "deposits", "deposit amount", "paid in", "money in", "inflow", "payment",
@@ -61,9 +66,10 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
 _OTHER: dict[str, tuple[str, ...]] = {
     "date:0": ("buchungstag", "buchungsdatum", "datum zauctovani", "boekingsdatum", "date comptable", "fecha contable", "datum verrekening",
                "data contabile", "bokforingsdatum", "bokforingsdag", "bogforingsdato", "reskontradatum", "kirjauspaiva",
-               "data lancamento", "data ksiegowania", "date d execution", "konyveles datuma"),
+               "data lancamento", "data ksiegowania", "date d execution", "konyveles datuma", "boekdatum", "data rozliczenia"),
     "date:1": ("datum", "tranzakcio datuma", "datum provedeni", "transaktionsdatum", "belegdatum", "date operation", "date de l operation", "fecha", "data",
-               "dato", "datum verrichting", "data operacji", "data transakcji", "transaktionsdag", "datum der transaktion", "fecha operacion"),
+               "dato", "datum verrichting", "data operacji", "data transakcji", "transaktionsdag", "datum der transaktion", "fecha operacion",
+               "transactiedatum", "abschlussdatum"),
     "date:2": (
         "valuta", "valutadatum", "wertstellung", "wertstellungsdatum", "date de valeur", "erteknap", "rentedatum", "valutadag",
         "fecha valor", "data valuta", "data waluty",
@@ -75,39 +81,41 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "name zahlungsbeteiligter", "auftraggeber", "naam tegenpartij", "tegenpartij", "partner neve",
         "nazev protiuctu", "beneficiaire", "tiers", "handelaar", "commercant", "naam omschrijving", "nom de la contrepartie",
         "naam tegenpartij bevat", "dane kontrahenta", "maksaja", "maksunsaaja", "nimi", "afsender", "modtager", "navn",
+        "tegenrekeninghouder", "odbiorca zleceniodawca",
     ),
     "text": (
         "verwendungszweck", "beschreibung", "omschrijving", "vrije mededeling", "mededelingen", "libelle",
         "libelle operation", "zprava", "reszletek", "kozlemeny", "descripcion", "concepto", "descrizione", "causale",
         "toelichting", "zahlungsreferenz", "tekst", "rubrik", "buchungsdetails", "text mottagare", "libelles",
         "details du mouvement", "detail de l ecriture", "transactie", "communication", "descricao", "opis operacji", "tytul",
-        "zprava pro prijemce", "otsikko", "beskrivelse", "poznamka", "beskrivning", "opis transakcji",
+        "zprava pro prijemce", "otsikko", "beskrivelse", "poznamka", "beskrivning", "opis transakcji", "opis",
     ),
     "amount": ("betrag", "bedrag", "montant", "importe", "importo", "belopp", "summe", "umsatz", "zauctovana castka", "tranzakcio osszege", "castka", "kwota",
                "belob", "belop", "objem", "maara", "montant de l operation", "montante", "kwota transakcji",
-               "osszeg"),
+               "osszeg", "netto"),
+    "amount:1": ("brutto",),  # PayPal in German: `Netto` is what moved
     "debit": (
         "soll", "belastung", "ausgang", "ausgabe", "debet", "af", "sortie", "betrag soll", "ausgehend", "betrag ausgehend",
-        "rechnungsbetrag ausgehend", "addebiti", "uscite", "cargo", "cargos", "lastschrift",
+        "rechnungsbetrag ausgehend", "addebiti", "uscite", "cargo", "cargos", "lastschrift", "ut", "obciazenia",
     ),
     "credit": (
         "haben", "gutschrift", "eingang", "einnahme", "bij", "entree", "betrag haben", "credito", "eingehend",
-        "betrag eingehend", "rechnungsbetrag eingehend", "accrediti", "entrate", "abono", "abonos",
+        "betrag eingehend", "rechnungsbetrag eingehend", "accrediti", "entrate", "abono", "abonos", "inn", "uznania",
     ),
-    "direction": ("soll haben", "s h", "bevetel kiadas", "af bij", "debet credit"),
+    "direction": ("soll haben", "s h", "bevetel kiadas", "af bij", "debet credit", "creditdebet", "credit debet"),
     "balance": (
         "saldo", "kontostand", "solde", "egyenleg", "saldo nach buchung", "verfugbares guthaben", "saldo po operacji",
-        "saldo po transakcji", "bokfort saldo",
+        "saldo po transakcji", "bokfort saldo", "guthaben",
     ),
     "currency": (
         "waehrung", "wahrung", "munt", "zahlungswahrung", "monn", "devise", "mena uctu", "mena", "tranzakcio devizaneme",
-        "devizanem", "divisa", "devise du compte", "devies", "waluta", "valuutta",
+        "devizanem", "divisa", "devise du compte", "devies", "waluta", "valuutta", "valutacode",
     ),
     "account:-1": ("auftragskonto",),
     "account:0": ("kontoname",),
     "account:1": ("konto", "rekening", "rekeningnummer", "produit", "cislo uctu", "szamlaszam", "numero de compte", "rachunek"),
     "account:2": ("kontonummer",),
-    "bank_id": ("id transakce", "n de transaction", "transaktions id", "transaktionsreferenz", "referenz"),
+    "bank_id": ("id transakce", "n de transaction", "transaktions id", "transaktionsreferenz", "referenz", "transaktionscode"),
     "category": ("kategorie", "categorie", "categoria", "kategoria"),
     "subcategory": ("unterkategorie", "sous categorie"),
     "status": ("info", "buchungsstatus", "statut"),
@@ -115,7 +123,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
     "hold": ("kwota blokady zwolnienie blokady",),  # ING PL: a card hold, with no amount booked yet
     "kind": (
         "transaktionstyp", "buchungstext", "mutatiesoort", "typ transakce", "tranzakcio tipusa", "umsatzart", "vorgang",
-        "type d operation", "type de transaction", "tipo", "typ", "szczegoly", "typ transakcji",
+        "type d operation", "type de transaction", "tipo", "typ", "szczegoly", "typ transakcji", "rodzaj transakcji",
     ),
     "original_amount": (
         "originalbetrag", "ursprunglicher betrag", "betrag in fremdwahrung", "fremdwahrungsbetrag",
@@ -124,7 +132,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
     "original_currency": ("originalwahrung", "originalwaehrung", "fremdwahrung", "oorspr munt"),
 }
 _PATTERNS = (
-    (re.compile(r"(vwz|verwendungszweck|description|transaction ref|details|memo|omschrijving) ?\d{1,2}"), "text"),
+    (re.compile(r"(vwz|verwendungszweck|description|transaction ref|details|memo|omschrijving|beschreibung) ?\d{1,2}"), "text"),
 )
 _CURRENCY_IN_TEXT = re.compile(r"(?<![A-Z])([A-Z]{3})(?![A-Z])")
 # Symbols a money cell may carry (a bare `$` names no one currency); prefixed dollars before others.
@@ -172,12 +180,15 @@ def classify(header: str) -> tuple[str, int, bool] | None:
         return "amount", 0, False
     key = normalise_header(header)
     hit = _LOOKUP.get(key)
+    if key in _IN_A_CURRENCY and not any(_names_currency(inner) for inner in _PARENTHETICAL.findall(header)):
+        return None  # an order history's `total` is no bank's amount
     if hit is not None and hit[0] in ("amount", "currency"):
         for inner in map(normalise_header, _PARENTHETICAL.findall(header)):
             side = _LOOKUP.get(inner)
             if hit[0] == "amount" and side and side[0] in ("debit", "credit"):
                 return side  # Kiwibank's `Amount (credit)` beside `Amount`
-            if "foreign" in inner.split():  # Curve's `Txn Amount (Foreign Spend)` beside the card's
+            if "foreign" in inner.split() or inner == "transaction currency":
+                # Curve's `Txn Amount (Foreign Spend)` beside the card's; Up's `Subtotal (Transaction Currency)`
                 return "original_" + hit[0], hit[1], hit[2]
     if hit is None:
         for pattern, role in _PATTERNS:
@@ -209,6 +220,13 @@ def cell_currency(text: str) -> str | None:
 def language_currency(header: str) -> str | None:
     """The currency an amount header's language implies where one currency is used (Danish `Beløb`)."""
     return _LANGUAGE_CURRENCY.get(normalise_header(header))
+
+
+_IN_A_CURRENCY = ("total", "subtotal")  # amounts only beside a currency: `Total (AUD)`, `Subtotal (Transaction Currency)`
+
+
+def _names_currency(inner: str) -> bool:
+    return inner.strip().lower() == "transaction currency" or bool(currency_code(inner) or cell_currency(inner.strip()))
 
 
 def header_currency(header: str) -> str | None:
