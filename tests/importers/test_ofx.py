@@ -226,3 +226,19 @@ def test_one_account_id_in_two_currencies_is_two_accounts() -> None:
     ]
     assert [(t.account_key, t.amount) for t in result.transactions] == [("P12345678", -1000), ("P12345678 USD", -50000)]
 
+
+
+def test_overlapping_statements_of_one_account_give_each_row_once() -> None:
+    result = parse("written/two_statements_overlap.ofx")  # two date ranges of one account, three rows in both
+    assert len(result.accounts) == 1 and len(result.transactions) == 5
+    assert len({t.bank_id for t in result.transactions}) == 5
+    assert result.warnings == ["3 row(s) repeated by overlapping statements of one account were read once"]
+
+
+def test_only_whole_entities_are_decoded() -> None:
+    text = read_text(FIXTURES / "written/two_statements.ofx")
+    name = text[text.index("<NAME>") + len("<NAME>"):].split("<", 1)[0].strip()
+    for written, read in (("PRINT&COPY", "PRINT&COPY"), ("SMITH&REGAN", "SMITH&REGAN"), ("PRINT&amp;COPY", "PRINT&COPY"),
+                          ("AT&amp;amp;T", "AT&T"), ("CAF&#201;", "CAFÉ")):
+        result = OFX.parse(text.replace(f"<NAME>{name}", f"<NAME>{written}", 1), "entities.ofx")
+        assert result.transactions[0].description.startswith(read + " ")

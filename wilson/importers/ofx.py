@@ -74,12 +74,14 @@ class _Node:
         return found
 
 
+_ENTITY = re.compile(r"&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
+
+
 def _unescape(text: str) -> str:
-    """Banks escape `&` twice (`&amp;lt;`), so undo entities until the text stops changing."""
+    """Banks escape `&` twice (`&amp;lt;`), so undo entities until the text stops changing; only
+    whole ones, ending in `;`: `PRINT&COPY` and `SMITH&REGAN` are names, not `©` and `®`."""
     for _ in range(3):
-        if "&" not in text:
-            break
-        unescaped = html.unescape(text)
+        unescaped = _ENTITY.sub(lambda m: html.unescape(m[0]), text)
         if unescaped == text:
             break
         text = unescaped
@@ -178,6 +180,8 @@ class _OfxParser:
         self.newlines = [m.start() for m in re.finditer("\n", text)]
         self.result = ParseResult(format="ofx", transactions=[], accounts=[])
         self.cut_row = False  # a transaction was cut short by the end of the file
+        self.seen: dict[str, set[tuple]] = {}  # per account: rows of the statements read so far
+        self.repeated = 0  # rows an earlier statement of the same account already gave
 
     def line(self, pos: int) -> int:
         return bisect_right(self.newlines, pos - 1) + 1
@@ -217,6 +221,8 @@ class _OfxParser:
                 known.balance, known.balance_date = account.balance, account.balance_date
             self.transactions(node, accounts[account.key])
         self.result.accounts = list(accounts.values())
+        if self.repeated:
+            self.result.warnings.append(f"{self.repeated} row(s) repeated by overlapping statements of one account were read once")
         if self.result.superseded:  # a row corrected in the same file is gone already
             gone = set(self.result.superseded)
             self.result.transactions = [t for t in self.result.transactions if (t.account_key, t.bank_id) not in gone]
@@ -266,6 +272,11 @@ class _OfxParser:
             self.result.warnings.append(f"line {self.line(ledger.pos)}: ledger balance ignored: {exc}")
 
     def transactions(self, statement: _Node, account: ParsedAccount) -> None:
+        """The statement's rows, less those an earlier statement of the same account in this file
+        already gave (a download of overlapping ranges): same FITID, date, amount and text. Within
+        one statement a repeated FITID is kept; banks reuse them for a purchase and its fee."""
+        earlier = self.seen.setdefault(account.key, set())
+        here = set()
         for trn in statement.find_all(_TRANSACTION):
             line = self.line(trn.pos)
             if trn.cut:
@@ -273,8 +284,15 @@ class _OfxParser:
                 self.result.errors.append(RowError(line, "the file ends inside this transaction (truncated file?)"))
                 continue
             row = self.transaction(trn, account, line)
-            if row is not None:
-                self.result.transactions.append(row)
+            if row is None:
+                continue
+            key = (row.bank_id, row.posted, row.amount, row.description)
+            if row.bank_id and key in earlier:
+                self.repeated += 1
+                continue
+            here.add(key)
+            self.result.transactions.append(row)
+        earlier |= here
 
     def transaction(self, trn: _Node, account: ParsedAccount, line: int) -> ParsedTransaction | None:
         fields = {child.tag: child for child in trn.children}
