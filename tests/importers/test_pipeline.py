@@ -296,6 +296,23 @@ def test_a_skipped_row_has_no_say_in_how_the_others_read(tmp_path: Path, body: s
         assert [r["amount"] for r in rows(ledger)] == [-450, -2000]
 
 
+def test_qif_transfers_and_opening_balance_are_neither_income_nor_spending(tmp_path: Path) -> None:
+    qif = (
+        "!Type:Bank\nD1/ 1' 5\nT1,000.00\nPOpening Balance\nL[Checking]\n^\n"
+        "D1/ 6' 5\nT-500.00\nPTo savings\nL[Savings]\n^\n"  # the savings account is not in the ledger
+        "D1/ 7' 5\nT-75.00\nPGas Co\nLUtilities:Gas/Home\n^\n"  # the user's own category, with a class
+    )
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "checking.qif", qif, header=""))
+        kinds = ledger.query(
+            "SELECT t.amount, c.name, c.kind, p.name AS parent FROM transactions t JOIN categories c ON c.id = t.category_id"
+            " LEFT JOIN categories p ON p.id = c.parent_id ORDER BY t.id"
+        )
+        assert [(k["amount"], k["name"], k["kind"], k["parent"]) for k in kinds] == [
+            (100000, "Transfer", "transfer", None), (-50000, "Transfer", "transfer", None), (-7500, "Gas", "expense", "Utilities"),
+        ]
+
+
 def test_megabyte_description_is_refused(tmp_path: Path) -> None:
     path = write(tmp_path, "huge.csv", f"2025-01-01,{'X' * 2_000_000},-1.00\n2025-01-02,OK,-2.00\n")
     with Ledger() as ledger:

@@ -69,7 +69,7 @@ def test_two_digit_apostrophe_year_and_split_transfer() -> None:
     [row] = parse("quiffen/test_split.qif").transactions
     assert (row.posted, row.amount, row.category) == (date(2000, 1, 1), -1000, None)  # `L--Split--`
     assert [(s.amount, s.category, s.transfer_account) for s in row.splits] == [
-        (-900, None, "An Account"), (-100, "A Category", None),
+        (-900, "Transfer", "An Account"), (-100, "A Category", None),
     ]
 
 
@@ -99,7 +99,7 @@ def test_several_account_blocks_make_several_accounts() -> None:
     assert (rent.amount, rent.posted, rent.notes, rent.category) == (-123456, date(2025, 3, 1), "check 1001", "Housing:Rent")
     assert rent.description == "LANDLORD LLC - March rent"
     assert (pay.amount, pay.posted) == (250000, date(2025, 3, 2))  # ISO date, thousands comma
-    assert (to_card.transfer_account, to_card.category, to_card.posted) == ("Visa Card", None, date(2025, 3, 5))
+    assert (to_card.transfer_account, to_card.category, to_card.posted) == ("Visa Card", "Transfer", date(2025, 3, 5))
     assert (coffee.amount, coffee.payee, coffee.posted) == (-4567, "Blue Bottle Coffee", date(2025, 3, 4))
     assert (payment.amount, payment.transfer_account) == (25000, "Everyday Checking")
     assert (market.amount, market.posted) == (-2000, date(2025, 3, 6))

@@ -303,18 +303,19 @@ def _ledger_rows(ledger: Ledger, result: ParseResult, rows: ParsedRows, accounts
         original_amount=rows.column("original_amount"), original_currency=rows.column("original_currency"),
     )
     if rows.has("category") or rows.has("splits"):
-        _bank_categories(ledger, rows, new)
+        _bank_categories(ledger, rows, new, create=result.format == "qif")
     if rows.has("transfer_account"):
         new.transfer_hint = {i for i, other in enumerate(rows.column("transfer_account")) if other}
     return new
 
 
-def _bank_categories(ledger: Ledger, rows: ParsedRows, new: NewRows) -> None:
-    """Categories the file supplies (a bank's category column, QIF categories and splits)."""
+def _bank_categories(ledger: Ledger, rows: ParsedRows, new: NewRows, create: bool) -> None:
+    """Categories the file supplies. A bank's category column lands only where it names one of
+    ours; a QIF file's categories are the user's own (from Quicken and the like), so they are added."""
     categories = _CategoryResolver(ledger)
     for i, (category, splits) in enumerate(zip(rows.column("category"), rows.column("splits"))):
         if category:
-            new.category_id[i] = categories.resolve(category, create=bool(splits))
+            new.category_id[i] = categories.resolve(category, create=create or bool(splits))
             new.category_source[i] = "bank" if new.category_id[i] else None
         if splits:
             new.splits[i] = [(s.amount, categories.resolve(s.category, create=True), s.memo) for s in splits]
@@ -373,7 +374,7 @@ def _preparer(categorize: Callable[[NewRows], None] | None) -> Callable[[NewRows
 
 
 class _CategoryResolver:
-    """Bank-supplied categories land only when they name one of ours; QIF splits may add theirs."""
+    """Category names as the file writes them (`Utilities:Gas`) to ledger categories."""
 
     def __init__(self, ledger: Ledger):
         self.ledger = ledger

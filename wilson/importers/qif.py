@@ -33,6 +33,7 @@ _DATE = re.compile(r"(\d{1,4})\s*([/.\-])\s*(\d{1,2})\s*(['/.\-])\s*(\d{1,4})")
 _DIGIT = re.compile(r"\d")
 _DOTTED_DATE = re.compile(r"\d{1,2}\.\s*\d{1,2}\.\s*\d{2,4}")
 _CENTURY_PIVOT = 70  # two-digit years 00-69 are 2000s, 70-99 are 1900s
+TRANSFER = "Transfer"  # the default category (kind transfer) of moves between own accounts
 
 
 @dataclass
@@ -226,7 +227,8 @@ class _QifParser:
             amount = sum(split.amount for split in parsed_splits)
         payee, memo = values.get("P", ("", 0))[0], values.get("M", ("", 0))[0]
         category, transfer = _category(values.get("L", ("", 0))[0])
-        if transfer is not None and (transfer == account.key or payee.casefold() == "opening balance"):
+        opening = transfer is not None and (transfer == account.key or payee.casefold() == "opening balance")
+        if opening:
             # Quicken's opening balance names the account itself (`L[This Account]`), not a transfer.
             account.name = account.name or transfer
             transfer = None
@@ -237,7 +239,9 @@ class _QifParser:
             description=_describe(payee, memo, category, transfer),
             line=record.line,
             payee=payee_of(payee) if payee else None,
-            category=category,
+            # A move between own accounts, or the balance the account started with, is neither
+            # income nor spending, even when the other account is not in the ledger.
+            category=category or (TRANSFER if transfer is not None or opening else None),
             notes=(f"check {check}" if check.isdigit() else check) or None,
             account_key=account.key,
             transfer_account=transfer,
@@ -271,9 +275,8 @@ class _QifParser:
             except (AmountError, ArithmeticError):
                 errors.append(RowError(split.line, f"invalid split amount {split.amount or split.percent!r}", column="$"))
                 continue
-            parsed.append(
-                ParsedSplit(amount=amount, category=split.category, memo=split.memo or None, transfer_account=split.transfer)
-            )
+            category = split.category or (TRANSFER if split.transfer is not None else None)
+            parsed.append(ParsedSplit(amount=amount, category=category, memo=split.memo or None, transfer_account=split.transfer))
         return parsed
 
     def balance_splits(self, row: ParsedTransaction) -> None:
