@@ -74,3 +74,8 @@ def test_cr_only_file_keeps_its_line_count() -> None:
 def test_binary_junk_is_refused(data: bytes, words: str) -> None:
     with pytest.raises(ImportRefused, match=words):
         decode(data, "junk.csv")
+
+
+def test_utf8_lines_in_a_legacy_file_stay_utf8() -> None:
+    joined = "Date,Description,Amount\n2025-01-03,CAFÉ ONE,-4.50\n".encode() + "2025-01-04,CAFÉ TWO,-5.00\n".encode("cp1252")
+    assert decode(joined, "joined.csv").splitlines()[1:] == ["2025-01-03,CAFÉ ONE,-4.50", "2025-01-04,CAFÉ TWO,-5.00"]

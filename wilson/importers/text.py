@@ -3,8 +3,8 @@
 Strict UTF-8 is tried first because it almost never decodes legacy bytes by accident. Otherwise
 the file is in the code page its header declares (OFX `CHARSET:1252`, XML `encoding=`), or else a
 Windows code page: Western European (cp1252) unless its accented lines read better as Central
-European (cp1250: Czech, Polish, Hungarian banks). Only lines holding non-ASCII bytes
-are examined, so a 10 MB file costs little more than a UTF-8 decode.
+European (cp1250: Czech, Polish, Hungarian banks), and any line that is UTF-8 stays UTF-8. Only
+lines holding non-ASCII bytes are examined, so a 10 MB file costs little more than a UTF-8 decode.
 """
 
 from __future__ import annotations
@@ -51,12 +51,33 @@ def decode(data: bytes, source: str) -> str:
             try:
                 text = data.decode("utf-8")
             except UnicodeDecodeError:
-                text = data.decode(_declared_encoding(data) or _legacy_encoding(data), errors="replace")
+                text = _decode_legacy(data)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     head = text[:_SAMPLE_BYTES]
     if len(_CONTROL.findall(head)) > max(2, len(head) // 200):
         raise ImportRefused(source, "this looks like a binary file, not a text export (control characters)")
     return text
+
+
+def _decode_legacy(data: bytes) -> str:
+    """A file that is not UTF-8: in its declared or likeliest code page, except that lines which
+    are UTF-8 stay UTF-8. Exports joined from two sources mix them (`CAFÉ` from one, `CAFÉ` in
+    cp1252 from the other); a legacy line is almost never valid UTF-8 by accident."""
+    encoding = _declared_encoding(data) or _legacy_encoding(data)
+    accented = _NON_ASCII_LINE.findall(data)
+    if not any(map(_is_utf8, accented)):
+        return data.decode(encoding, errors="replace")
+    return "\n".join(
+        line.decode("utf-8") if _is_utf8(line) else line.decode(encoding, errors="replace") for line in data.split(b"\n")
+    )
+
+
+def _is_utf8(line: bytes) -> bool:
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _decode_bom(data: bytes, source: str) -> str | None:
