@@ -79,3 +79,9 @@ def test_binary_junk_is_refused(data: bytes, words: str) -> None:
 def test_utf8_lines_in_a_legacy_file_stay_utf8() -> None:
     joined = "Date,Description,Amount\n2025-01-03,CAFÉ ONE,-4.50\n".encode() + "2025-01-04,CAFÉ TWO,-5.00\n".encode("cp1252")
     assert decode(joined, "joined.csv").splitlines()[1:] == ["2025-01-03,CAFÉ ONE,-4.50", "2025-01-04,CAFÉ TWO,-5.00"]
+
+
+def test_nul_padding_is_dropped_and_a_nul_inside_is_refused_with_its_line() -> None:
+    assert decode(b"Date,Description,Amount\n2025-01-03,COFFEE,-4.50\n" + b"\x00" * 300, "padded.csv").endswith("-4.50\n")
+    with pytest.raises(ImportRefused, match="line 2 holds a NUL byte"):
+        decode(b"Date,Description,Amount\n2025-01-03,CO\x00FFEE,-4.50\n", "damaged.csv")

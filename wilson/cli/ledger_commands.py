@@ -16,7 +16,8 @@ _STAGES = ("reading", "checking", "writing")
 
 
 @click.command("import")
-@click.argument("paths", nargs=-1, required=False, type=click.Path(path_type=Path))
+# readable=False: an unreadable file gets Wilson's own one-line error, not click's usage text
+@click.argument("paths", nargs=-1, required=False, type=click.Path(path_type=Path, readable=False))
 @click.option("--account", help="Book every row into this account (created if new).")
 @click.option("--format", "forced_format", help="Force a format instead of detecting it (see --list-formats).")
 @click.option(
@@ -210,4 +211,5 @@ def accounts_command(as_json: bool) -> None:
     for row in rows:
         balance = f"{row['balance']} {row['currency']} as of {row['balance_date']} ({row['balance_source']})" if row["balance"] else "balance unknown"
         span = f"{row['first_date']} … {row['last_date']}" if row["first_date"] else "no transactions"
-        click.echo(f"{row['name']}  [{row['type']}]  {row['transactions']} transactions, {span}, {balance}")
+        count = f"{row['transactions']} transaction{'' if row['transactions'] == 1 else 's'}"
+        click.echo(f"{row['name']}  [{row['type']}]  {count}, {span}, {balance}")

@@ -44,14 +44,15 @@ def decode(data: bytes, source: str) -> str:
         if data.startswith(magic):
             raise ImportRefused(source, f"this is {what}")
     text = _decode_bom(data, source)
+    if text is None and b"\x00" in data:
+        text = _decode_utf16_without_bom(data)
+        if text is None:
+            data = _without_nul_padding(data, source)
     if text is None:
-        if b"\x00" in data:
-            text = _decode_utf16_without_bom(data, source)
-        else:
-            try:
-                text = data.decode("utf-8")
-            except UnicodeDecodeError:
-                text = _decode_legacy(data)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = _decode_legacy(data)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     head = text[:_SAMPLE_BYTES]
     if len(_CONTROL.findall(head)) > max(2, len(head) // 200):
@@ -90,8 +91,8 @@ def _decode_bom(data: bytes, source: str) -> str | None:
     return None
 
 
-def _decode_utf16_without_bom(data: bytes, source: str) -> str:
-    """UTF-16 without a BOM shows NUL in every other byte of ASCII text; any other NUL is junk."""
+def _decode_utf16_without_bom(data: bytes) -> str | None:
+    """UTF-16 without a BOM shows NUL in every other byte of ASCII text."""
     head = data[:4096]
     even_nuls = head[0::2].count(0)
     odd_nuls = head[1::2].count(0)
@@ -101,8 +102,17 @@ def _decode_utf16_without_bom(data: bytes, source: str) -> str:
             try:
                 return data.decode(encoding)
             except UnicodeDecodeError:
-                break
-    raise ImportRefused(source, "this looks like a binary file, not a text export (it contains NUL bytes)")
+                return None
+    return None
+
+
+def _without_nul_padding(data: bytes, source: str) -> bytes:
+    """Some systems pad a file with NULs to a block size; a NUL anywhere else refuses the file."""
+    data = data.rstrip(b"\x00")
+    if b"\x00" in data:
+        line = data.count(b"\n", 0, data.index(b"\x00")) + 1
+        raise ImportRefused(source, f"line {line} holds a NUL byte: a damaged file, or not a text export")
+    return data
 
 
 def _declared_encoding(data: bytes) -> str | None:
