@@ -733,3 +733,16 @@ def test_paypal_in_german_and_a_ubs_card_payment_not_yet_booked() -> None:
     ubs = parse("written/ubs_ch.csv")  # `Beschreibung1..3`; `Abschlussdatum` without `Buchungsdatum`
     assert [(t.amount, t.pending) for t in ubs.transactions] == [(-1280, True), (-6544, False), (250000, False), (-5000, False)]
     assert ubs.transactions[1].description.startswith("Coop-1234 Zürich")
+
+
+def test_aib_posted_columns_and_local_currency_amount() -> None:
+    aib = parse("written/aib_ie.csv")  # leading spaces in the header; `Local Currency Amount` of a USD purchase
+    assert [(t.amount, t.currency, t.original_amount, t.original_currency) for t in aib.transactions] == [
+        (-4560, "EUR", None, None), (250000, "EUR", None, None), (-1905, "EUR", -2000, "USD"),
+    ]
+
+
+def test_asn_balance_before_each_row_is_not_its_amount() -> None:
+    asn = parse_fixture("written/asn_nl.csv", "inferred_csv")  # no header; the balance before the row, then the amount
+    assert [t.amount for t in asn.transactions] == [-2345, 250000, -105000]
+    assert asn.transactions[0].description == "Betaalautomaat AH 1234 Amsterdam"  # `'...'` around the text

@@ -75,6 +75,11 @@ CASES = [
     ("GEA   NR:XX9999   03.03.24/18.00 ING AMSTERDAM,PAS123", "ATM"),
     ("/TRTP/SEPA OVERBOEKING/IBAN/NL33INGB0001234567/BIC/INGBNL2A/NAME/ACME BV/REMI/Salaris maart", "Acme BV"),
     ("SEPA Overboeking IBAN: NL12RABO0123456789 BIC: RABONL2U Naam: J JANSEN Omschrijving: huur", "J Jansen"),
+    # AIB's Visa debit prefixes and exchange note; U.S. Bank's and TD Bank's card lines
+    ("VDP-TESCO STORES", "Tesco Stores"),
+    ("VDC-AMAZON.COM USD 20.00@1.0500", "Amazon"),
+    ("DEBIT PURCHASE -VISA TARGET 00012345", "Target"),
+    ("DEBIT CARD PURCHASE, *****12345678, AUT 011325 VISA DDA PUR WAWA 123", "Wawa"),
 ]
 
 

@@ -286,11 +286,15 @@ class _Conversion:
         self._clean_party_columns()
 
     def _drop_text_markers(self) -> None:
-        """NatWest starts text cells with `'` (Excel's mark for "this is text"): not part of the value."""
+        """NatWest starts text cells with `'` (Excel's mark for "this is text"), ASN wraps them in
+        a pair of `'`: not part of the value."""
         for index, column in enumerate(self.columns):
             sample = [cell for cell in column[:200] if cell]
             if sample and sum(cell.startswith("'") for cell in sample) * 2 >= len(sample):
-                self.columns[index] = [cell[1:] if cell.startswith("'") else cell for cell in column]
+                wrapped = all(cell.endswith("'") and len(cell) > 1 for cell in sample if cell.startswith("'"))
+                self.columns[index] = [
+                    (cell[1:-1] if wrapped else cell[1:]) if cell.startswith("'") else cell for cell in column
+                ]
 
     def _merge_second_header(self) -> None:
         """A first row of header names or units is the header's second line (`,,Debit,Credit` under

@@ -16,7 +16,7 @@ import unicodedata
 _ENGLISH: dict[str, tuple[str, ...]] = {
     "date:0": (
         "posting date", "posted date", "post date", "booking date", "date processed", "completed date", "date posted",
-        "date completed", "run date", "settled date",
+        "date completed", "run date", "settled date", "posted transactions date",
     ),
     "date:1": (
         "date", "transaction date", "trans date", "started date", "operation date", "created", "created at", "date created",
@@ -51,16 +51,19 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
         "debit credit indicator", "dr cr indicator", "cr dr indicator", "debit or credit", "credit or debit", "direction",
     ),
     "balance": ("balance", "running bal", "running balance", "runningbalance", "closing balance", "partial balance"),
-    "currency": ("currency", "ccy", "currency code", "txn currency", "payment currency"),
+    "currency": ("currency", "ccy", "currency code", "txn currency", "payment currency", "posted currency"),
     "account:0": ("account name",),
-    "account:1": ("account", "account no", "account number"),
+    "account:1": ("account", "account no", "account number", "posted account"),
     "bank_id": ("reference", "reference number", "reference no", "transaction id", "transaction reference", "id", "fitid"),
     "category": ("category",),
     "subcategory": ("subcategory", "sub category"),
     "status": ("status", "state"),
     "notes": ("notes", "note"),
     "kind": ("type", "transaction type", "type of transaction"),
-    "original_amount": ("original amount", "foreign amount", "amount in original currency", "local amount", "orig amount"),
+    "original_amount": (
+        "original amount", "foreign amount", "amount in original currency", "local amount", "orig amount",
+        "local currency amount",
+    ),
     "original_currency": ("original currency", "foreign currency", "local currency", "orig currency"),
 }
 _OTHER: dict[str, tuple[str, ...]] = {

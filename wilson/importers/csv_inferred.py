@@ -134,26 +134,38 @@ def _money_roles(columns: list[list[str]], money: list[int]) -> dict[int, str]:
         if not full:
             return {}
         # The amount is the first full column, unless a later one is what a balance column moves
-        # by (ABN AMRO writes the balances before and after each row ahead of its amount).
-        explained = ((i, b) for i in full for b in money if b != i and _explains(_decimals(columns[i]), columns[b]))
-        amount, balance = next(explained, (full[0], None))
-        return {amount: "amount", balance: "balance"} if balance is not None else {amount: "amount"}
+        # by (ABN AMRO writes the balances before and after each row ahead of its amount; ASN only
+        # the balance before, which is no running balance to check against).
+        explained = [
+            (i, b, kind) for i in full for b in money if b != i and (kind := _explains(_decimals(columns[i]), columns[b]))
+        ]
+        amount, balance, kind = min(explained, key=lambda found: found[2] != "after", default=(full[0], None, None))
+        return {amount: "amount", balance: "balance"} if kind == "after" else {amount: "amount"}
     for later in money:
-        if later > max(roles) and _explains(flows, columns[later]):
+        if later > max(roles) and _explains(flows, columns[later]) == "after":
             roles[later] = "balance"
             break
     return roles
 
 
-def _explains(flows: list[Decimal], cells: list[str]) -> bool:
-    """Whether each balance is its neighbour's plus the row's flow (files run either way in time)."""
+def _explains(flows: list[Decimal], cells: list[str]) -> str | None:
+    """Whether each balance is its neighbour's plus a row's flow (files run either way in time):
+    "after" when it is the balance after the row, "before" when the balance before it."""
     balances = _decimals(cells)
     steps = len(flows) - 1
     if steps < 1:
-        return False
-    forward = sum(balances[i] == balances[i - 1] + flows[i] for i in range(1, len(flows)))
-    backward = sum(balances[i - 1] == balances[i] + flows[i - 1] for i in range(1, len(flows)))
-    return max(forward, backward) * 2 > steps
+        return None
+    after = (  # oldest first, newest first
+        sum(balances[i] == balances[i - 1] + flows[i] for i in range(1, len(flows))),
+        sum(balances[i - 1] == balances[i] + flows[i - 1] for i in range(1, len(flows))),
+    )
+    before = (
+        sum(balances[i] == balances[i - 1] + flows[i - 1] for i in range(1, len(flows))),
+        sum(balances[i - 1] == balances[i] + flows[i] for i in range(1, len(flows))),
+    )
+    if max(after) * 2 > steps:
+        return "after"
+    return "before" if max(before) * 2 > steps else None
 
 
 def _decimals(column: list[str]) -> list[Decimal]:

@@ -41,6 +41,9 @@ _PREFIX = re.compile(
     r"|(?:DEBIT|CREDIT|CHECK)\s*CARD(?:\s+(?:PURCHASE|PAYMENT))?(?:\s+\d{4}\b)?(?:\s*-\s*)?"
     r"|PURCHASE\s+AUTHORI[SZ]ED\s+ON\s+\d\d/\d\d"
     r"|CARD\s+(?:PURCHASE|PAYMENT)(?:\s+TO)?"
+    r"|DEBIT\s+PURCHASE(?:\s*-\s*VISA)?"  # U.S. Bank
+    r"|VD[ACP]\s*-"  # AIB: Visa debit purchase, contactless, cash
+    r"|,?\s*\*+\d+\s*,|AUT\s+\d{6}\s+(?:VISA\s+)?(?:DDA\s+)?(?:PUR|REF)\b"  # TD Bank: `, *****1234, AUT 011325 VISA DDA PUR`
     r"|(?:POS|VISA|EFTPOS)\b(?:\s+(?:DEBIT|PURCHASE|WDL|WITHDRAWAL|TRANSACTION)\b)*"
     r"|ACH\s+(?:DEBIT|CREDIT|WITHDRAWAL|DEPOSIT|PMT|PAYMENT)\b"
     r"|WEB\s+AUTHORI[SZ]ED\s+(?:PMT|PAYMENT)\b|ELECTRONIC\s+(?:DEPOSIT|WITHDRAWAL|PMT|PAYMENT)\b"
@@ -75,6 +78,7 @@ _CARD_AND_REF = re.compile(
 _NOISE = re.compile(
     r"\b(?=[A-Z0-9]*\d[A-Z0-9]*\d[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{8,}\b"  # order ids like 2K4LM1Q32
     r"|\b\d{5,}\b"
+    r"|\b[A-Z]{3}\s*\d+(?:[.,]\d+)?\s*@\s*\d+(?:[.,]\d+)?"  # the exchange: `USD 20.00@1.0500`
     r"|(?<![\w.,])(?:\d{1,3}(?:[.,]\d{3})+|\d+)[.,]\d\d(?![\w.,])",  # an amount in the text: `POS 23,55 AT SPAR`
     re.I,
 )

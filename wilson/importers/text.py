@@ -19,6 +19,8 @@ _SIGNATURES = (
     (b"\xd0\xcf\x11\xe0", "a binary Excel/Office file; export the statement as CSV instead"),
     (b"%PDF", "a PDF; export the statement as CSV, OFX or QIF instead"),
     (b"\x1f\x8b", "a gzip archive; decompress it first"),
+    (b"\x89PNG", "an image (PNG), not a bank export"),
+    (b"\xff\xd8\xff", "an image (JPEG), not a bank export"),
 )
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),
