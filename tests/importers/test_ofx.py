@@ -242,3 +242,12 @@ def test_only_whole_entities_are_decoded() -> None:
                           ("AT&amp;amp;T", "AT&T"), ("CAF&#201;", "CAFÉ")):
         result = OFX.parse(text.replace(f"<NAME>{name}", f"<NAME>{written}", 1), "entities.ofx")
         assert result.transactions[0].description.startswith(read + " ")
+
+
+def test_xml_namespace_prefixes_and_attributes_are_passed_over() -> None:
+    prefixed = parse("written/xml_namespace_prefix.ofx")  # `<ofx:OFX xmlns:ofx="...">` ... `</ofx:OFX>`
+    assert [t.amount for t in prefixed.transactions] == [-1250, -3000, -700, -800]
+    text = read_text(FIXTURES / "written/xml_namespace_prefix.ofx").replace("ofx:", "")
+    text = text.replace("<OFX xmlns:ofx=", '<OFX xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:ofx=', 1)
+    assert 'xmlns:xsi="' in text and "</OFX>" in text
+    assert [t.amount for t in OFX.parse(text, "attributes.ofx").transactions] == [-1250, -3000, -700, -800]

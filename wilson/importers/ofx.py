@@ -20,9 +20,12 @@ from wilson.importers.model import ImportRefused, ParsedAccount, ParsedTransacti
 from wilson.money import AmountError, exponent, parse_amount, to_minor
 
 # A tag and the text after it; a `<` that starts no tag (`CAFE <3`) is text.
-_TOKEN = re.compile(r"<(/?)([A-Za-z][\w.]*)\s*>((?:[^<]+|<(?![/A-Za-z!?]))*)")
+# A tag (an XML namespace prefix and attributes are passed over: `<ofx:OFX xmlns:ofx="...">`) and its text.
+_TOKEN = re.compile(
+    r"<(/?)(?:[A-Za-z][\w.]*:)?([A-Za-z][\w.]*)(?:\s+(?:[^<>/\"']|\"[^\"]*\"|'[^']*')*)?\s*>((?:[^<]+|<(?![/A-Za-z!?]))*)"
+)
 _SPECIAL = re.compile(r"<!\[CDATA\[(.*?)\]\]>|<!--.*?-->", re.S)
-_OFX_START = re.compile(r"<OFX\s*>", re.I)
+_OFX_START = re.compile(r"<(?:[A-Za-z][\w.]*:)?OFX(?:\s+[^<>]*)?>", re.I)
 _DATE = re.compile(r"(\d{4})(\d{2})(\d{2})(?:\d{0,6}(?:\.\d+)?)?(?:\s*\[[^\]]*\])?")
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+)")
 _USELESS_NAME = re.compile(r"[\d\s.\-]*")
