@@ -125,7 +125,9 @@ class Head:
 
 @lru_cache(maxsize=4)
 def sniff(head_text: str) -> Head:
-    rows = {d: read_rows(head_text, d)[0] for d in DELIMITERS if d in head_text}
+    """The first lines split with each delimiter; a line of more than MAX_COLUMNS cells is no
+    export's header or row, and looking at each of its cells would take seconds."""
+    rows = {d: [row for row in read_rows(head_text, d)[0] if len(row[1]) <= MAX_COLUMNS] for d in DELIMITERS if d in head_text}
     return Head(rows, bool(_NOT_CSV.search(head_text)))
 
 
