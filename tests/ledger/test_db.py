@@ -52,13 +52,7 @@ def test_search_index_rebuilt_without_sizes_on_upgrade(monkeypatch: pytest.Monke
     real = ledger_db.migration_files()
     monkeypatch.setattr(ledger_db, "migration_files", lambda: [m for m in real if m[0] < 6])
     with Ledger() as ledger:
-        account = ledger.create_account("Checking")
-        with ledger.write() as conn:
-            conn.execute(
-                "INSERT INTO transactions (account_id, posted, amount, currency, description, payee, fingerprint)"
-                " VALUES (?, '2025-01-02', -575, 'USD', 'SQ *BLUE BOTTLE COFFEE', 'Blue Bottle Coffee', 1)",
-                (account["id"],),
-            )
+        _add_coffee(ledger)
     monkeypatch.setattr(ledger_db, "migration_files", lambda: real)
     with Ledger() as ledger:
         assert "columnsize=0" in ledger.scalar("SELECT sql FROM sqlite_master WHERE name = 'transactions_fts'")
@@ -120,15 +114,20 @@ def test_deleting_rows_finds_their_transfer_legs_by_index() -> None:
     assert "transactions_transfer" in plan
 
 
+def _add_coffee(ledger: Ledger) -> None:
+    """One row written outside an import, so the search index's triggers index it."""
+    account = ledger.create_account("Checking")
+    with ledger.write() as conn:
+        conn.execute(
+            "INSERT INTO transactions (account_id, posted, amount, currency, description, payee, fingerprint)"
+            " VALUES (?, '2025-01-02', -575, 'USD', 'SQ *BLUE BOTTLE COFFEE', 'Blue Bottle Coffee', 1)",
+            (account["id"],),
+        )
+
+
 def test_full_text_search_follows_writes() -> None:
     with Ledger() as ledger:
-        account = ledger.create_account("Checking")
-        with ledger.write() as conn:
-            conn.execute(
-                "INSERT INTO transactions (account_id, posted, amount, currency, description, payee, fingerprint)"
-                " VALUES (?, '2025-01-02', -575, 'USD', 'SQ *BLUE BOTTLE COFFEE', 'Blue Bottle Coffee', 'x')",
-                (account["id"],),
-            )
+        _add_coffee(ledger)
         hit = "SELECT COUNT(*) FROM transactions_fts WHERE transactions_fts MATCH ?"
         assert ledger.scalar(hit, ("bottle",)) == 1
         ledger.update_transactions([1], payee="Blue Bottle")
