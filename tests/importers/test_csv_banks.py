@@ -69,6 +69,20 @@ def test_chase_credit_uses_post_date_and_keeps_signs() -> None:
     assert result.accounts[0].name == "Chase Card"
 
 
+def test_a_card_row_without_a_post_date_yet_is_pending() -> None:
+    text = (
+        "Transaction Date,Post Date,Description,Category,Type,Amount,Memo\n"
+        "06/09/2026,,CVS/PHARMACY #08812,Health & Wellness,Sale,-24.18,\n"
+        "06/05/2026,06/08/2026,WHOLE FOODS MKT 10234,Groceries,Sale,-85.06,\n"
+        "06/01/2026,06/02/2026,SHELL OIL 57444422,Gas,Sale,-41.20,\n"
+    )
+    result = choose_format(text, "Chase5678_Activity20260610.CSV").parse(text, "Chase5678_Activity20260610.CSV")
+    assert result.format == "chase_credit" and result.errors == []
+    assert [(t.posted, t.amount, t.pending) for t in result.transactions] == [
+        (date(2026, 6, 9), -2418, True), (date(2026, 6, 8), -8506, False), (date(2026, 6, 2), -4120, False),
+    ]
+
+
 def test_amex_negates_charges_and_reads_multiline_fields() -> None:
     result = parse("written/amex.csv", "amex")
     txs = result.transactions

@@ -229,6 +229,7 @@ def layout_from_roles(cells: list[str], roles: dict[str, str]) -> Layout:
             layout.account_is_name = True
         else:
             layout.single[role] = i
+    layout.booked_on_first_date = len(layout.dates) > 1  # dialects list the posting date before the purchase's
     return layout
 
 
