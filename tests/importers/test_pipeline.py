@@ -422,6 +422,7 @@ def test_monthly_aggregate_follows_imports_and_undo(tmp_path: Path) -> None:
         ("account-statement_2024-12-01_2024-12-31_en-gb_8a1b2c.csv", "account-statement_2025-01-01_2025-01-31_en-gb_9f3e1d.csv", "account"),
         ("Visa 1234 2025-01.csv", "Visa 1234 2025-02.csv", "Visa 1234"),
         ("Acct_4567_202501.csv", "Acct_4567_202502.csv", "Acct 4567"),
+        ("Checking_2026-04-01_to_2026-05-23.csv", "Checking_2026-05-01_to_2026-06-30.csv", "Checking"),
         ("ING_Girokonto_DE12345_20250131.csv", "ING_Girokonto_DE12345_20250228.csv", "ING Girokonto DE12345"),
     ],
 )

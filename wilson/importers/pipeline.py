@@ -272,7 +272,13 @@ def name_from_file(source: str) -> str:
     "Checking", so the second month lands in the same account and its overlap is de-duplicated.
     """
     spaced = re.sub(r"[\s_\-.]+", " ", Path(source).stem)
-    return " ".join(_FILE_NAME_NOISE.sub(" ", spaced).split()) or "Imported"
+    words = _FILE_NAME_NOISE.sub(" ", spaced).split()
+    while words and words[-1].casefold() in _RANGE_WORDS:  # `..._2026-04-01_to_2026-05-23`
+        words.pop()
+    return " ".join(words) or "Imported"
+
+
+_RANGE_WORDS = frozenset(("to", "till", "until", "bis", "tot", "au"))
 
 
 def _ledger_rows(ledger: Ledger, result: ParseResult, rows: ParsedRows, accounts: dict[str, dict]) -> NewRows:
