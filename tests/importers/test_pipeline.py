@@ -677,6 +677,16 @@ def test_capital_ones_pending_rows_settle_once_even_for_another_amount(tmp_path:
         ]
 
 
+def test_a_hold_settled_for_more_in_a_file_that_starts_after_it_is_replaced(tmp_path: Path) -> None:
+    head = "Date,Description,Amount,Status\n"
+    held = write(tmp_path, "Checking_2026-06-10.csv", "06/09/2026,SQ *JOES DINER,-40.00,Pending\n06/08/2026,WHOLE FOODS,-85.06,Posted\n", head)
+    later = write(tmp_path, "Checking_2026-06-30.csv", "06/20/2026,TARGET,-31.13,Posted\n06/11/2026,SQ *JOES DINER,-47.00,Posted\n", head)
+    with Ledger() as ledger:
+        import_file(ledger, held)
+        assert import_file(ledger, later).pending_replaced == 1  # the newer file's dates begin after the hold's
+        assert ledger.scalar("SELECT COUNT(*) FROM transactions WHERE pending = 1") == 0
+
+
 def test_a_card_payment_links_past_another_payment_of_the_same_amount(tmp_path: Path) -> None:
     card = write(tmp_path, "visa.csv", "2025-03-10,2025-03-10,4321,ONLINE PAYMENT THANK YOU,Payment/Credit,,500.00,Posted\n", CARD_HEAD)
     checking = write(tmp_path, "checking.csv", "2025-03-10,PAYMENT TO VISA CARD 4321,-500.00\n2025-03-11,VENMO PAYMENT JOHN,-500.00\n")

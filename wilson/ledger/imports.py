@@ -15,6 +15,7 @@ import sqlite3
 from contextlib import nullcontext
 from dataclasses import dataclass, field, fields
 from datetime import date, timedelta
+from functools import partial
 from itertools import chain
 from typing import Callable, Sequence
 
@@ -254,9 +255,14 @@ def _not_yet_posted(ledger: Ledger, account_id: int, rows: NewRows) -> Sequence[
 
 
 def _settles(held: int, booked: int, held_text: str, booked_text: str) -> bool:
-    """Whether a posted row settles a pending one for a different amount: same description, same
-    sign, within a fifth of the held amount."""
-    return held_text.casefold() == booked_text.casefold() and (held < 0) == (booked < 0) and abs(booked - held) * 5 <= abs(held)
+    """Whether a posted row settles a pending one for a different amount: same description and
+    an amount it could settle for."""
+    return held_text.casefold() == booked_text.casefold() and _settled_amount(held, booked)
+
+
+def _settled_amount(held: int, booked: int) -> bool:
+    """A hold settles with a tip or at the final exchange rate: same sign, within a fifth of it."""
+    return (held < 0) == (booked < 0) and abs(booked - held) * 5 <= abs(held)
 
 
 def _replace_pending(ledger: Ledger, account_id: int, rows: NewRows, fresh: NewRows) -> list[dict]:
@@ -274,14 +280,20 @@ def _replace_pending(ledger: Ledger, account_id: int, rows: NewRows, fresh: NewR
     low = min(rows.posted)
     still_pending = {fp for fp, pending in zip(rows.fingerprint, rows.pending) if pending}
     booked_on: dict[int, list[str]] = {}
-    for amount, posted, pending in zip(fresh.amount, fresh.posted, fresh.pending):
+    booked_as: dict[str, list[tuple[int, str]]] = {}  # by description: a hold may settle for more (a tip)
+    for amount, posted, pending, text in zip(fresh.amount, fresh.posted, fresh.pending, fresh.description):
         if not pending:
             booked_on.setdefault(amount, []).append(posted)
+            booked_as.setdefault(text.casefold(), []).append((amount, posted))
     gone = []
     for old in olds:
         if old["fingerprint"] in still_pending:
             continue
-        confirmed = any(abs(_days(day, old["posted"])) <= PENDING_MATCH_DAYS for day in booked_on.get(old["amount"], ()))
+        near = partial(_within_match_days, old["posted"])
+        confirmed = any(map(near, booked_on.get(old["amount"], ()))) or any(
+            near(day) and _settled_amount(old["amount"], amount)
+            for amount, day in booked_as.get(old["description"].casefold(), ())
+        )
         if confirmed or old["posted"] >= low:
             gone.append(old)
     if gone:
@@ -519,6 +531,10 @@ def _restore(conn: sqlite3.Connection, old: dict) -> None:
     if row.get("batch_id") is not None:  # rows outside a batch are indexed and counted by their triggers
         index_batch_rows(conn, new_id, new_id)
         add_rows(conn, *([row[name]] for name in _COUNTED), linked=[row["transfer_id"] is not None])
+
+
+def _within_match_days(held: str, booked: str) -> bool:
+    return abs(_days(booked, held)) <= PENDING_MATCH_DAYS
 
 
 def _days(a: str, b: str) -> int:
