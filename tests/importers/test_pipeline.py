@@ -685,6 +685,9 @@ def test_a_hold_settled_for_more_in_a_file_that_starts_after_it_is_replaced(tmp_
         import_file(ledger, held)
         assert import_file(ledger, later).pending_replaced == 1  # the newer file's dates begin after the hold's
         assert ledger.scalar("SELECT COUNT(*) FROM transactions WHERE pending = 1") == 0
+    with Ledger(tmp_path / "other.db") as ledger:  # the older file after the newer, and a 25% tip
+        import_file(ledger, write(tmp_path, "Checking_2026-07-01.csv", "06/11/2026,SQ *JOES DINER,-50.00,Posted\n", head))
+        assert import_file(ledger, held).pending_added == 0
 
 
 def test_a_card_payment_links_past_another_payment_of_the_same_amount(tmp_path: Path) -> None:

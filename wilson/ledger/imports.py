@@ -261,8 +261,9 @@ def _settles(held: int, booked: int, held_text: str, booked_text: str) -> bool:
 
 
 def _settled_amount(held: int, booked: int) -> bool:
-    """A hold settles with a tip or at the final exchange rate: same sign, within a fifth of it."""
-    return (held < 0) == (booked < 0) and abs(booked - held) * 5 <= abs(held)
+    """A hold settles with a tip (30% is not unheard of) or at the final exchange rate: same sign,
+    within three tenths of it."""
+    return (held < 0) == (booked < 0) and abs(booked - held) * 10 <= abs(held) * 3
 
 
 def _replace_pending(ledger: Ledger, account_id: int, rows: NewRows, fresh: NewRows) -> list[dict]:
