@@ -690,6 +690,17 @@ def test_a_hold_settled_for_more_in_a_file_that_starts_after_it_is_replaced(tmp_
         assert import_file(ledger, held).pending_added == 0
 
 
+def test_a_short_download_whose_recent_row_is_not_booked_yet(tmp_path: Path) -> None:
+    head = "Transaction Date,Posting Date,Description,Amount\n"
+    first = write(tmp_path, "Visa_2026-07-30.csv", "07/30/2026,,BLUE BOTTLE COFFEE,-59.25\n07/28/2026,07/30/2026,LYFT *RIDE,-29.88\n", head)
+    later = write(tmp_path, "Visa_2026-08-06.csv", "08/04/2026,08/05/2026,SHELL OIL,-41.20\n"
+                  "07/30/2026,08/01/2026,BLUE BOTTLE COFFEE,-59.25\n07/28/2026,07/30/2026,LYFT *RIDE,-29.88\n", head)
+    with Ledger() as ledger:
+        assert import_file(ledger, first).pending_added == 1  # one of two rows has no posting date yet
+        assert import_file(ledger, later).pending_replaced == 1
+        assert ledger.scalar("SELECT COUNT(*) FROM transactions WHERE description = 'BLUE BOTTLE COFFEE'") == 1
+
+
 def test_a_card_payment_links_past_another_payment_of_the_same_amount(tmp_path: Path) -> None:
     card = write(tmp_path, "visa.csv", "2025-03-10,2025-03-10,4321,ONLINE PAYMENT THANK YOU,Payment/Credit,,500.00,Posted\n", CARD_HEAD)
     checking = write(tmp_path, "checking.csv", "2025-03-10,PAYMENT TO VISA CARD 4321,-500.00\n2025-03-11,VENMO PAYMENT JOHN,-500.00\n")

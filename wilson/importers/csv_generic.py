@@ -799,7 +799,7 @@ class _Conversion:
         raw, day, column = _find_date([self.columns[index][i] for index, _ in date_cols], date_cols)
         if day is not None:
             parsed["posted"][i] = day
-            if self.layout.booked_on_first_date and self._mostly_booked:
+            if self.layout.booked_on_first_date and self._some_booked:
                 self.unbooked.add(i)  # a purchase date but no booking date yet (a card's authorisation)
             return True
         line, description = parsed["line"][i], parsed["description"][i]
@@ -850,9 +850,10 @@ class _Conversion:
         return under
 
     @cached_property
-    def _mostly_booked(self) -> bool:
-        """Whether the booking date is filled on most rows, so a row without one is not booked yet."""
-        return len(self._column(self.layout.dates[0])) * 2 > self.count
+    def _some_booked(self) -> bool:
+        """Whether the bank fills the booking date at all, so a row without one is not booked yet
+        (a short download's recent card rows may mostly be unbooked)."""
+        return bool(self._column(self.layout.dates[0], 1000))
 
     def _extras(
         self, parsed: dict[str, list], money: Callable[[Sequence[str], str], list], seps: dict[str, str],
