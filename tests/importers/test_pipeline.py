@@ -186,6 +186,8 @@ def test_currency_given_is_in_its_own_minor_units_and_yields_to_a_stated_one(tmp
         assert [(r["amount"], r["currency"]) for r in rows(ledger)] == [(-1500, "JPY")]
         stated = import_file(ledger, write(tmp_path, "us.ofx", ofx([("20250103", "-15.00", "9", "TACO")]), header=""), currency="JPY")
         assert stated.warnings == ["the file states USD; --currency JPY applies only to files that state none"]
+        dinars = import_file(ledger, write(tmp_path, "kw.csv", "2025-01-03,SHAWARMA,-1.250\n"), currency="KWD")
+        assert dinars.warnings == [] and ledger.scalar("SELECT amount FROM transactions WHERE currency = 'KWD'") == -1250
     bad = CliRunner().invoke(main, ["import", "--currency", "A1", str(tmp_path / "us.ofx")])
     assert bad.exit_code != 0 and "not a three-letter currency code" in bad.output
 

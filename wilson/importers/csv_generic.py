@@ -538,7 +538,8 @@ class _Conversion:
         an unreadable amount, a summary line) go through `_settle` one by one."""
         options, layout, single = self.options, self.layout, self.layout.single
         european = layout.european or self.delimiter == ";"
-        thousandths = any(exponent(code) == 3 for code in self._stated_currencies())
+        stated = self._stated_currencies() or {options.currency}  # the user's word for a file that states none
+        thousandths = any(exponent(code) == 3 for code in stated if code)
         seps = {r: self._separator(i, european, thousandths) for r, i in single.items() if r in MONEY_ROLES}
         currency = self._currency(european or "," in seps.values())
         day_first = options.day_first
