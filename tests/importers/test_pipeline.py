@@ -329,6 +329,11 @@ def test_cli_errors_are_one_line_without_traceback(tmp_path: Path) -> None:
     assert missing.exit_code == 1
     assert "no such file" in missing.output and "Traceback" not in missing.output
     assert len(missing.output.strip().splitlines()) == 1
+    mistyped = runner.invoke(main, ["import", "--undo", "three"])
+    assert mistyped.exit_code == 2
+    assert mistyped.output.strip().splitlines() == [
+        "wilson: Invalid value for '--undo': 'three' is not a valid integer. (see wilson import --help)"
+    ]
 
 
 def test_interrupted_import_leaves_ledger_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -27,6 +27,10 @@ class LazyGroup(click.Group):
         """Anything unexpected becomes one line for the user; the traceback goes to a log file."""
         try:
             return super().invoke(ctx)
+        except click.UsageError as exc:  # a mistyped option value: one line too, and where to look
+            command = f"wilson {exc.ctx.info_name} --help" if exc.ctx and exc.ctx.parent else "wilson --help"
+            click.echo(f"wilson: {exc.format_message()} (see {command})", err=True)
+            ctx.exit(exc.exit_code)
         except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort, SystemExit):
             raise
         except KeyboardInterrupt:
