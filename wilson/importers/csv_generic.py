@@ -424,7 +424,8 @@ class _Conversion:
             return []
         values = self.columns[index]
         if self.refused:
-            values = [value for i, value in enumerate(values) if i not in self.refused]
+            end = None if limit is None else limit + len(self.refused)
+            values = [value for i, value in enumerate(values[:end]) if i not in self.refused]
         values = values if limit is None else values[:limit]
         return [value.strip() for value in values if value.strip()]
 
