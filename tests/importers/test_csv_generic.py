@@ -746,3 +746,15 @@ def test_asn_balance_before_each_row_is_not_its_amount() -> None:
     asn = parse_fixture("written/asn_nl.csv", "inferred_csv")  # no header; the balance before the row, then the amount
     assert [t.amount for t in asn.transactions] == [-2345, 250000, -105000]
     assert asn.transactions[0].description == "Betaalautomaat AH 1234 Amsterdam"  # `'...'` around the text
+
+
+def test_german_party_columns_balance_lines_and_the_account_named_above_the_table() -> None:
+    volksbank = parse("written/volksbank_old.csv")  # `Auftraggeber/Zahlungsempfänger`, `Anfangssaldo` under the reference
+    assert [(t.amount, t.payee) for t in volksbank.transactions] == [(250000, "ACME GmbH"), (-8900, "Stadtwerke"), (-2345, "Rewe")]
+    assert volksbank.warnings == ["line 21: skipped 'Anfangssaldo' (a balance line)", "line 22: skipped 'Endsaldo' (a balance line)"]
+    assert volksbank.accounts[0].number == "1234567"  # `Konto:;1234567`
+    dkb = parse("written/dkb_old_counterparty_numbers.csv")  # its `Kontonummer` column is the other party's
+    assert len(dkb.accounts) == 1 and dkb.accounts[0].number == "DE12120300001234567890"
+    assert {t.account_key for t in dkb.transactions} == {None}
+    new_dkb = parse("written/dkb_2023.csv")  # `Zahlungspflichtige*r`, `Zahlungsempfänger*in`
+    assert "ACME GmbH" in {t.payee for t in new_dkb.transactions}

@@ -759,6 +759,13 @@ class _Conversion:
                 closing = None
         if closing is not None:
             suspects.add(closing)
+        # A row with no text but a balance word in another column (Volksbank's `Anfangssaldo`
+        # under the reference column) is a balance line, not a transaction.
+        balance_words = {
+            i: word for i in (i for i, text in enumerate(descriptions) if not text)
+            for word in [next((c[i].strip() for c in self.columns if _SUMMARY.match(c[i].strip())), None)] if word
+        } if "" in descriptions else {}
+        suspects.update(balance_words)
         if set(map(type, amounts)) != {int}:
             suspects.update(i for i, amount in enumerate(amounts) if amount.__class__ is not int)
         if not suspects:
@@ -783,6 +790,8 @@ class _Conversion:
                 result.warnings.append(f"line {line}: skipped {description[:60]!r} (a totals line)")
             elif i == closing:
                 result.warnings.append(f"line {line}: skipped a closing balance line (a date and an amount, no text)")
+            elif i in balance_words:
+                result.warnings.append(f"line {line}: skipped {balance_words[i][:60]!r} (a balance line)")
             elif amounts[i] is None:
                 errors.append(RowError(line, "no amount", amount_name))
             elif amounts[i].__class__ is not int:
@@ -893,15 +902,18 @@ class _Conversion:
             ]
             parsed["original_amount"] = [value for value, _ in originals]
             parsed["original_currency"] = [code for _, code in originals]
-        if single.get("account") is not None:
+        if single.get("account") is not None and (self.layout.account_is_name or self._preamble_account[1] is None):
+            # (Above the table `Kontonummer:;DE12…` names the one account; a number column is then
+            # the other party's: old DKB exports.)
             parsed["account_key"] = [v.strip() for v in columns[single["account"]]]
 
     def _accounts(self, rows: ParsedRows, currency: str) -> list[ParsedAccount]:
         info = self.options.account
         kind = "credit_card" if self.card else info.type
         if not rows.has("account_key") or not rows:
+            named, number = self._preamble_account
             return [ParsedAccount(
-                "default", info.name or self._preamble_name(), kind, info.institution, currency=currency,
+                "default", info.name or named, kind, info.institution, number, currency=currency,
                 currency_stated=not self.currency_guessed,
             )]
         seen: dict[str, Counter[str]] = {}
@@ -918,14 +930,27 @@ class _Conversion:
             accounts.append(ParsedAccount(key, name, kind, info.institution, number, own, not self.currency_guessed))
         return accounts
 
-    def _preamble_name(self) -> str | None:
-        """`Account details for:,DBS Savings Plus Account XXX` above the header names the account."""
+    @cached_property
+    def _preamble_account(self) -> tuple[str | None, str | None]:
+        """(name, number) of the account a line above the header names: `Account details for:,DBS
+        Savings Plus Account XXX`, `Konto:;CH52 0900 0000 1234 5678 9`, `Kontonummer:;DE12… / Girokonto`.
+        A number keeps each month's export in one account and two accounts' exports apart."""
         for cells in self.preamble:
-            if len(cells) >= 2 and re.match(r"\s*account(\s+(details\s+for|name))?\s*:?\s*$", cells[0], re.I):
-                name = " ".join(cells[1].split())
-                if name:
-                    return name
-        return None
+            if len(cells) < 2 or not _ACCOUNT_LABEL.fullmatch(cells[0].strip()):
+                continue
+            value = " ".join(cells[1].split())
+            number = _ACCOUNT_NUMBER.search(value)
+            if value:
+                return value if _WORD.search(value.replace(number[0], "") if number else value) else None, \
+                    number[0].replace(" ", "") if number else None
+        return None, None
+
+
+_ACCOUNT_LABEL = re.compile(
+    r"(?:account(?:\s+(?:details\s+for|name|number|no\.?))?|konto(?:nummer|-?nr\.?)?|iban|compte|n° de compte|rekening(?:nummer)?)\s*:?",
+    re.I,
+)
+_ACCOUNT_NUMBER = re.compile(r"\b[A-Z]{2}\d\d(?: ?[A-Z\d]{4}){2,7}(?: ?[A-Z\d]{1,4})?\b|\b\d[\d .-]{4,}\d\b")
 
 
 def _minor(text: str, sep: str, exp: int, currency: str | None) -> int:

@@ -84,7 +84,8 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "name zahlungsbeteiligter", "auftraggeber", "naam tegenpartij", "tegenpartij", "partner neve",
         "nazev protiuctu", "beneficiaire", "tiers", "handelaar", "commercant", "naam omschrijving", "nom de la contrepartie",
         "naam tegenpartij bevat", "dane kontrahenta", "maksaja", "maksunsaaja", "nimi", "afsender", "modtager", "navn",
-        "tegenrekeninghouder", "odbiorca zleceniodawca",
+        "tegenrekeninghouder", "odbiorca zleceniodawca", "auftraggeber zahlungsempfanger", "empfanger zahlungspflichtiger",
+        "zahlungspflichtige r", "zahlungsempfanger in", "partnername",
     ),
     "text": (
         "verwendungszweck", "beschreibung", "omschrijving", "vrije mededeling", "mededelingen", "libelle",
@@ -92,6 +93,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "toelichting", "zahlungsreferenz", "tekst", "rubrik", "buchungsdetails", "text mottagare", "libelles",
         "details du mouvement", "detail de l ecriture", "transactie", "communication", "descricao", "opis operacji", "tytul",
         "zprava pro prijemce", "otsikko", "beskrivelse", "poznamka", "beskrivning", "opis transakcji", "opis",
+        "vorgang verwendungszweck",
     ),
     "amount": ("betrag", "bedrag", "montant", "importe", "importo", "belopp", "summe", "umsatz", "zauctovana castka", "tranzakcio osszege", "castka", "kwota",
                "belob", "belop", "objem", "maara", "montant de l operation", "montante", "kwota transakcji",
