@@ -302,3 +302,14 @@ def test_a_file_with_us_banks_header_but_not_its_memos_is_not_called_us_bank() -
     fmt = choose_format(text, "tangerine.csv")  # Tangerine's export
     assert fmt.name == "generic_csv"
     assert [t.amount for t in fmt.parse(text, "tangerine.csv").transactions] == [-456, 200000]
+
+
+def test_amex_uk_layout_is_in_pounds_and_day_first() -> None:
+    result = parse("written/amex_uk_town_city.csv", "amex_uk")  # `Town/City`, `Postcode`
+    assert result.accounts[0].currency == "GBP" and result.accounts[0].type == "credit_card"
+    assert [(t.posted, t.amount) for t in result.transactions][0] == (date(2025, 1, 28), -4567)
+
+
+def test_wells_fargo_file_names_tell_its_accounts_apart() -> None:
+    result = parse("written/Savings2.csv", "wells_fargo")  # Wells Fargo names downloads Checking1, Savings2, CreditCard3
+    assert (result.accounts[0].name, result.accounts[0].type) == ("Wells Fargo Savings 2", "savings")

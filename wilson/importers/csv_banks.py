@@ -30,6 +30,7 @@ class Dialect:
     row_shape: re.Pattern[str] | None = field(default=None)  # for files without a header
     marker: str | None = None  # text the bank's rows carry, for a header another bank writes too
     file_digits: re.Pattern[str] | None = None  # the account's last digits in the bank's file names
+    file_product: re.Pattern[str] | None = None  # the product and its number in the bank's file names
 
     def detect(self, text: str) -> int:
         head_text = head_of(text)
@@ -52,9 +53,18 @@ class Dialect:
 
     def _account_for(self, source: str) -> AccountInfo:
         """The product's account, named with its last digits when the file's name carries them,
-        so two accounts of one product stay apart (`Chase1234_Activity_20250201.CSV`)."""
-        digits = self.file_digits.match(Path(source).name) if self.file_digits else None
-        return replace(self.account, name=f"{self.account.name} …{digits[1]}") if digits else self.account
+        so two accounts of one product stay apart (`Chase1234_Activity_20250201.CSV`), or with the
+        product the name gives when the rows do not say (Wells Fargo's `Savings2.csv`)."""
+        name = Path(source).name
+        digits = self.file_digits.match(name) if self.file_digits else None
+        if digits:
+            return replace(self.account, name=f"{self.account.name} …{digits[1]}")
+        product = self.file_product.match(name) if self.file_product else None
+        if product:
+            kind = _PRODUCT_TYPES[product[1].casefold()]
+            label = kind.replace("_", " ").title()
+            return replace(self.account, name=f"{self.account.institution} {label} {product[2]}", type=kind)
+        return self.account
 
     def _find(self, head_text: str) -> tuple[int, bool] | None:
         """(line, exact) of the first of the dialect's headers found, an exact one preferred."""
@@ -68,6 +78,8 @@ class Dialect:
 
 
 _CHASE_FILE = re.compile(r"Chase(\d{4})_Activity", re.IGNORECASE)
+_WELLS_FARGO_FILE = re.compile(r"(Checking|Savings|CreditCard)(\d+)\b", re.IGNORECASE)  # `Checking1.csv`, `CreditCard3.csv`
+_PRODUCT_TYPES = {"checking": "checking", "savings": "savings", "creditcard": "credit_card"}
 
 
 def _card(name: str, institution: str) -> AccountInfo:
@@ -96,12 +108,20 @@ FORMATS = [
         "amex",
         (
             ("Date", "Description", "Amount", "Extended Details", "Appears On Your Statement As", "Address", "City/State", "Zip Code", "Country", "Reference", "Category"),
-            ("Date", "Description", "Card Member", "Account #", "Amount"),  # and, in the UK, `Town/City`, `Postcode`
+            ("Date", "Description", "Card Member", "Account #", "Amount"),  # in the US and the UK (--currency GBP)
         ),
         {"Date": "date", "Description": "text", "Amount": "amount", "Extended Details": "notes", "Reference": "bank_id", "Category": "category"},
         _card("Amex", "American Express"),
         negate=True,
         day_first=None,  # US exports write 08/29/2025, UK ones 15/01/2026
+    ),
+    Dialect(
+        "amex_uk",
+        (("Date", "Description", "Amount", "Extended Details", "Appears On Your Statement As", "Address", "Town/City", "Postcode", "Country", "Reference", "Category"),),
+        {"Date": "date", "Description": "text", "Amount": "amount", "Extended Details": "notes", "Reference": "bank_id", "Category": "category"},
+        AccountInfo("Amex", "credit_card", "American Express", "GBP"),
+        negate=True,
+        day_first=True,
     ),
     Dialect(
         "bofa_checking",
@@ -130,6 +150,7 @@ FORMATS = [
         {0: "date", 1: "amount", 4: "text", 3: "notes"},
         AccountInfo("Wells Fargo Checking", "checking", "Wells Fargo"),
         row_shape=re.compile(r'"\d{1,2}/\d{1,2}/\d{4}","[-+]?[\d,]*\.?\d*","\*","[^"]*","'),
+        file_product=_WELLS_FARGO_FILE,
     ),
     Dialect(
         "discover",
