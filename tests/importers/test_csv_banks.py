@@ -181,9 +181,22 @@ def test_revolut_pending_reverted_fee_and_products() -> None:
     assert txs[3].posted == date(2022, 1, 8)  # pending: the started date
     assert txs[3].balance is None
     assert all(t.currency == "EUR" for t in txs)
-    assert [a.name for a in result.accounts] == ["Revolut Current", "Revolut Savings"]
-    assert [t.account_key for t in txs] == ["Current"] * 5 + ["Savings"]
+    assert [a.name for a in result.accounts] == ["Revolut Current EUR", "Revolut Savings EUR"]  # an account per currency
+    assert [t.account_key for t in txs] == ["Current EUR"] * 5 + ["Savings EUR"]
     assert {a.currency for a in result.accounts} == {"EUR"}
+
+
+def test_revolut_names_an_account_per_product_and_currency_whatever_the_file_holds(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    head = "Type,Product,Started Date,Completed Date,Description,Amount,Fee,Currency,State,Balance\n"
+    usd = tmp_path / "rev_usd.csv"
+    usd.write_text(head + "EXCHANGE,Current,2025-01-05 10:00:00,2025-01-05 10:00:00,Exchanged from EUR,104.20,0.00,USD,COMPLETED,104.20\n")
+    both = tmp_path / "statement.csv"
+    both.write_text(head + "TOPUP,Current,2025-01-02 09:00:01,2025-01-02 09:00:05,Top-up by *1234,500.00,0.00,EUR,COMPLETED,500.00\n"
+                    "EXCHANGE,Current,2025-01-05 10:00:00,2025-01-05 10:00:00,Exchanged from EUR,104.20,0.00,USD,COMPLETED,104.20\n")
+    revolut = next(fmt for fmt in csv_banks.FORMATS if fmt.name == "revolut")
+    alone, mixed = (revolut.parse(path.read_text(), str(path)) for path in (usd, both))
+    assert [a.name for a in alone.accounts] == ["Revolut Current USD"]
+    assert [(a.name, a.currency) for a in mixed.accounts] == [("Revolut Current EUR", "EUR"), ("Revolut Current USD", "USD")]
 
 
 def test_dialect_parse_never_raises_on_a_truncated_file() -> None:

@@ -708,6 +708,14 @@ def test_a_short_download_whose_recent_row_is_not_booked_yet(tmp_path: Path) -> 
         assert ledger.scalar("SELECT COUNT(*) FROM transactions WHERE description = 'BLUE BOTTLE COFFEE'") == 1
 
 
+def test_a_move_to_a_named_savings_pocket_is_a_transfer(tmp_path: Path) -> None:
+    head = "Type,Product,Started Date,Completed Date,Description,Amount,Fee,Currency,State,Balance\n"
+    statement = write(tmp_path, "revolut.csv", "TRANSFER,Savings,2025-01-14 07:00:00,2025-01-14 07:00:00,To EUR Savings,50.00,0.00,EUR,COMPLETED,50.00\n"
+                      "TRANSFER,Current,2025-01-14 07:00:00,2025-01-14 07:00:00,To EUR Savings,-50.00,0.00,EUR,COMPLETED,139.05\n", head)
+    with Ledger() as ledger:
+        assert import_file(ledger, statement).transfers_linked == 1
+
+
 def test_a_card_payment_links_past_another_payment_of_the_same_amount(tmp_path: Path) -> None:
     card = write(tmp_path, "visa.csv", "2025-03-10,2025-03-10,4321,ONLINE PAYMENT THANK YOU,Payment/Credit,,500.00,Posted\n", CARD_HEAD)
     checking = write(tmp_path, "checking.csv", "2025-03-10,PAYMENT TO VISA CARD 4321,-500.00\n2025-03-11,VENMO PAYMENT JOHN,-500.00\n")

@@ -601,6 +601,10 @@ class _Conversion:
             # A file's own-account column is filled on every row; one left blank on some (card
             # payments) holds the counterparty's account number (DKB's "Kontonummer" next to "BLZ").
             del parsed["account_key"]
+        if "account_key" in parsed and self.layout.account_is_name and row_currencies is not None:
+            # A product held in several currencies is an account per currency (Revolut's Current in
+            # EUR and in USD), named the same whichever of them a file holds.
+            parsed["account_key"] = [f"{key} {code or currency}" for key, code in zip(parsed["account_key"], row_currencies)]
         rows = ParsedRows(parsed, count).take(kept)
         result.transactions = rows
         result.accounts = self._accounts(rows, currency)
@@ -926,7 +930,7 @@ class _Conversion:
             named = self.layout.account_is_name or (_WORD.search(key) and not _IBAN.fullmatch(key.replace(" ", "")))
             name, number = (key, None) if named else (None, key)
             if info.name:
-                name = info.name if len(seen) == 1 else f"{info.name} {key}"
+                name = f"{info.name} {key}" if self.layout.account_is_name or len(seen) > 1 else info.name
             accounts.append(ParsedAccount(key, name, kind, info.institution, number, own, not self.currency_guessed))
         return accounts
 

@@ -33,7 +33,7 @@ NOT_TRANSFER = re.compile(r"refund|\breturn|reversal|chargeback|cash ?back|ersta
 PEER_PAYMENT = re.compile(r"zelle|venmo|cash ?app|paypal|wise\b|revolut", re.IGNORECASE)
 TRANSFER_WORDS = re.compile(
     r"transfer|xfer|trnsfr|\btfr\b|payment.{0,12}thank|autopay|auto pay|online pmt|card ?payment|"
-    r"crd (?:autopay|pmt)|epay|to savings|from savings|to checking|from checking|pocket|"
+    r"crd (?:autopay|pmt)|epay|(?:to|from) (?:\w+ )?(?:savings|checking)|pocket|vault|"
     r"umbuchung|übertrag|uebertrag|virement|overboeking|payment received|bill ?pay|payment to .{0,20}card|credit ?card",
     re.IGNORECASE,
 )
