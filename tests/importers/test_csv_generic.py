@@ -61,7 +61,7 @@ def test_ocbc_two_row_transactions_and_preamble() -> None:
     assert txs[0].description == "DEBIT PURCHASE 15/04/18 66-6666 UBER EATS AN2GO HELP.UBERh"
     assert txs[1].description == "CCY CONVERSION FEE FOR: 6.66 SGD"
     (account,) = result.accounts
-    assert (account.name, account.currency) == ("FRANK Account 666-666666-666", "SGD")
+    assert (account.name, account.currency) == ("FRANK Account …6666", "SGD")  # its number: 666-666666-666
 
 
 def test_erste_year_first_dotted_dates_and_inflow_outflow_column() -> None:
@@ -758,3 +758,11 @@ def test_german_party_columns_balance_lines_and_the_account_named_above_the_tabl
     assert {t.account_key for t in dkb.transactions} == {None}
     new_dkb = parse("written/dkb_2023.csv")  # `Zahlungspflichtige*r`, `Zahlungsempfänger*in`
     assert "ACME GmbH" in {t.payee for t in new_dkb.transactions}
+
+
+def test_dkb_day_balances_are_skipped_and_a_card_named_above_the_table_is_a_card() -> None:
+    giro = parse("written/dkb_tagessaldo.csv")  # `Tagessaldo` rows carry the day's balance where the amount goes
+    assert [t.amount for t in giro.transactions] == [-3999]
+    assert giro.accounts[0].name == "Girokonto …7890"
+    visa = parse("written/dkb_visa.csv")  # `Kreditkarte:;4930********1234 Kreditkarte`
+    assert visa.accounts[0].type == "credit_card" and len(visa.transactions) == 4

@@ -68,7 +68,7 @@ _PENDING = re.compile(
 )
 _REVERTED = re.compile(r"revert|declin|fail|cancel|storn|abgelehnt|reject|void|refus|rechaz|rifiut|geweigerd|afgewezen|odrzuc", re.I)
 _SUMMARY = re.compile(
-    r"(opening|closing|beginning|ending|starting|previous|new) balance\b|turnover$|anfangssaldo|endsaldo|"
+    r"(opening|closing|beginning|ending|starting|previous|new) balance\b|turnover$|anfangssaldo|endsaldo|tagessaldo|"
     r"schlusssaldo|saldo (alt|neu|anfang|ende)|solde (initial|final|precedent|au)|kontostand (alt|neu|vom|am)|"
     r"(alter|neuer) kontostand|#?saldo (koncowe|końcowe|poczatkowe|początkowe)",
     re.I,
@@ -915,9 +915,9 @@ class _Conversion:
         info = self.options.account
         kind = "credit_card" if self.card else info.type
         if not rows.has("account_key") or not rows:
-            named, number = self._preamble_account
+            named, number, card = self._preamble_account
             return [ParsedAccount(
-                "default", info.name or named, kind, info.institution, number, currency=currency,
+                "default", info.name or named, "credit_card" if card else kind, info.institution, number, currency=currency,
                 currency_stated=not self.currency_guessed,
             )]
         seen: dict[str, Counter[str]] = {}
@@ -935,23 +935,27 @@ class _Conversion:
         return accounts
 
     @cached_property
-    def _preamble_account(self) -> tuple[str | None, str | None]:
-        """(name, number) of the account a line above the header names: `Account details for:,DBS
-        Savings Plus Account XXX`, `Konto:;CH52 0900 0000 1234 5678 9`, `Kontonummer:;DE12… / Girokonto`.
-        A number keeps each month's export in one account and two accounts' exports apart."""
+    def _preamble_account(self) -> tuple[str | None, str | None, bool]:
+        """(name, number, is a card) of the account a line above the header names: `Account
+        details for:,DBS Savings Plus Account XXX`, `Konto:;CH52 0900 0000 1234 5678 9`,
+        `Kontonummer:;DE12… / Girokonto`, `Kreditkarte:;4930********1234`. A number keeps each
+        month's export in one account and two accounts' exports apart."""
         for cells in self.preamble:
-            if len(cells) < 2 or not _ACCOUNT_LABEL.fullmatch(cells[0].strip()):
+            label = _ACCOUNT_LABEL.fullmatch(cells[0].strip()) if len(cells) >= 2 else None
+            value = " ".join(cells[1].split()) if label else ""
+            if not value:
                 continue
-            value = " ".join(cells[1].split())
             number = _ACCOUNT_NUMBER.search(value)
-            if value:
-                return value if _WORD.search(value.replace(number[0], "") if number else value) else None, \
-                    number[0].replace(" ", "") if number else None
-        return None, None
+            words = " ".join(value.replace(number[0], " ").replace(" / ", " ").split()) if number else value
+            digits = re.sub(r"\D", "", number[0])[-4:] if number else ""
+            name = (f"{words} …{digits}" if digits else words) if _WORD.search(words) else None  # `Girokonto …7890`
+            return name, number[0].replace(" ", "") if number else None, bool(label["card"])
+        return None, None, False
 
 
 _ACCOUNT_LABEL = re.compile(
-    r"(?:account(?:\s+(?:details\s+for|name|number|no\.?))?|konto(?:nummer|-?nr\.?)?|iban|compte|n° de compte|rekening(?:nummer)?)\s*:?",
+    r"(?:account(?:\s+(?:details\s+for|name|number|no\.?))?|konto(?:nummer|-?nr\.?)?|iban|compte|n° de compte"
+    r"|rekening(?:nummer)?|(?P<card>kreditkarte|credit\s*card(?:\s+number)?|carte))\s*:?",
     re.I,
 )
 _ACCOUNT_NUMBER = re.compile(r"\b[A-Z]{2}\d\d(?: ?[A-Z\d]{4}){2,7}(?: ?[A-Z\d]{1,4})?\b|\b\d[\d .-]{4,}\d\b")
