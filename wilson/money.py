@@ -17,7 +17,9 @@ _EXPONENTS = {
 }
 
 _SYMBOLS = "$€£¥₹₩₽₺₪₫₴₦₱฿"
-_CODE_RE = re.compile(r"^(?:[A-Z]{3}|[A-Z]{2}\$|kr\.?|Kč|zł|Ft|Fr\.?|R\$|sFr\.?)\s*|\s*(?:[A-Z]{3}|kr\.?|Kč|zł|Ft|Fr\.?)$")
+_CODE_RE = re.compile(
+    r"^(?:[A-Z]{3}|[A-Z]{2}\$|kr\.?|Kč|zł|Ft|Fr\.?|R\$|sFr\.?|RM|Rs\.?)\s*|\s*(?:[A-Z]{3}|kr\.?|Kč|zł|Ft|Fr\.?|RM|Rs\.?)$"
+)
 _WHOLE_SWISS = re.compile(r"\d[.,][-–]$")
 _NUMBER_RE = re.compile(r"^(?:\d+(?:\.\d*)?|\.\d+)$")
 _GROUPED = re.compile(r"\d{1,3}(?: \d{3})+|\d{1,2}(?: \d{2})* \d{3}")  # thousands, or lakhs (`1,23,456`)

@@ -766,3 +766,21 @@ def test_dkb_day_balances_are_skipped_and_a_card_named_above_the_table_is_a_card
     assert giro.accounts[0].name == "Girokonto …7890"
     visa = parse("written/dkb_visa.csv")  # `Kreditkarte:;4930********1234 Kreditkarte`
     assert visa.accounts[0].type == "credit_card" and len(visa.transactions) == 4
+
+
+@pytest.mark.parametrize(
+    ("name", "amounts", "currency"),
+    [
+        ("written/banorte_movimientos.csv", [-123450, 2500000, -9900], "USD"),  # Depósitos before Retiros; `$` is no euro
+        ("written/paypal_es.csv", [-4590, 4590, 11557], "EUR"),  # Bruto/Comisión/Neto: the net is the amount; Pendiente held
+        ("written/itau_extrato_web.csv", [-4590, 500000], "BRL"),  # `valor (R$)`, `saldos (R$)`, SALDO ANTERIOR skipped
+        ("written/icici_cc_statement.csv", [-45000, -84512, 1500000], "INR"),  # `Amount(in Rs)`, BillingAmountSign CR
+        ("written/capitec_transactions.csv", [-4590, -750, 2500000, -101000], "USD"),  # a Fee column, a fee-only row
+        ("written/axis_statement.csv", [-45000, 8500000, -1000000], "USD"),  # DR/CR/BAL; TRANSACTION TOTAL, CLOSING BALANCE
+        ("written/bradesco_02012025.csv", [-4590, 500000, -18933], "BRL"),  # `Débito (R$)`
+    ],
+)
+def test_latin_american_asian_and_african_layouts(name: str, amounts: list[int], currency: str) -> None:
+    result = parse(name)
+    assert sorted(t.amount for t in result.transactions if not t.pending) == sorted(amounts)
+    assert result.accounts[0].currency == currency

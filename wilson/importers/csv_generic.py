@@ -61,16 +61,21 @@ _A_LETTER = re.compile(r"[^\W\d_]")
 _IBAN = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}")
 # A totals line where the date or (on a row without one) the text goes: never a transaction; on a
 # dated row only text that is nothing but a total (`Daily total`; `TOTAL WINE & MORE` is a shop).
-_TOTALS = re.compile(r"(grand\s+|sub-?)?totals?\b|total\s+(debits|credits)|summe\b|gesamt|totaal|totale\b|sous-total", re.I)
+_TOTALS = re.compile(
+    r"(grand\s+|sub-?|transaction\s+)?totals?\b|total\s+(debits|credits)|summe\b|gesamt|totaal|totale\b|sous-total", re.I
+)
 _TOTAL_TEXT = re.compile(r"((daily|day|grand|sub-?|monthly)\s*)?totals?(\s+for\b.*)?:?", re.I)
 _PENDING = re.compile(
-    r"pending|vorgemerkt|authori[sz]|in bearbeitung|en attente|nicht gebucht|ausstehend|^offen$|^reserve|^varaus", re.I
+    r"pending|pendient|pendent|vorgemerkt|authori[sz]|in bearbeitung|en attente|nicht gebucht|ausstehend|^offen$|^reserve|^varaus", re.I
 )
-_REVERTED = re.compile(r"revert|declin|fail|cancel|storn|abgelehnt|reject|void|refus|rechaz|rifiut|geweigerd|afgewezen|odrzuc", re.I)
+_REVERTED = re.compile(
+    r"revert|declin|fail|cancel|storn|abgelehnt|r(?:ü|ue|u)ckg(?:ä|ae|a)ngig|reject|void|refus|rechaz|recus|rifiut|geweigerd|afgewezen|odrzuc",
+    re.I,
+)
 _SUMMARY = re.compile(
     r"(opening|closing|beginning|ending|starting|previous|new) balance\b|turnover$|anfangssaldo|endsaldo|tagessaldo|"
     r"schlusssaldo|saldo (alt|neu|anfang|ende)|solde (initial|final|precedent|au)|kontostand (alt|neu|vom|am)|"
-    r"(alter|neuer) kontostand|#?saldo (koncowe|końcowe|poczatkowe|początkowe)",
+    r"(alter|neuer) kontostand|#?saldo (koncowe|końcowe|poczatkowe|początkowe)|saldo (anterior|inicial|final|total|do dia|del dia)",
     re.I,
 )
 _LAKH = re.compile(r"(?<![\d,])\d{1,2},\d\d,\d{3}(?:\.\d\d)?(?!\d)")
@@ -200,12 +205,17 @@ def layout_from_header(cells: list[str]) -> Layout:
     layout.booked_on_first_date = len(dates) > 1 and min(dates)[0] == 0
     layout.texts, layout.payees = payees + texts, payees
     layout.single = single = {role: index for role, (_, index) in best.items()}
+    if "fee" in single and "amount" in single and normalise_header(cells[single["amount"]]) in _NET_AMOUNTS:
+        del single["fee"]  # PayPal's `Net` is the amount after its `Fee` already
     if "currency" in single and "original_amount" in single and "original_currency" not in single and "amount" in single \
             and header_currency(cells[single["amount"]]):
         single["original_currency"] = single.pop("currency")  # Up: `Total (AUD)`, and `Currency` of the purchase
     if "account" in layout.single:
         layout.account_is_name = normalise_header(cells[layout.single["account"]]) in _NAME_ACCOUNT_ROLES
     return layout
+
+
+_NET_AMOUNTS = frozenset(("net", "net amount", "transaction net amount", "netto", "neto", "liquido"))
 
 
 def _other_currency(first: str, second: str) -> bool:
@@ -496,7 +506,8 @@ class _Conversion:
             return self.options.currency
         self.currency_guessed = True
         implied = next(filter(None, map(language_currency, self.header)), None)
-        return implied or ("EUR" if european else "USD")
+        dollars = any("$" in v for role in MONEY_ROLES for v in self._column(single.get(role), 50))
+        return implied or ("EUR" if european and not dollars else "USD")  # `$1,234.50` under Spanish headers: no euros
 
     def _direction_column(self) -> int | None:
         """An explicit D/C column, or a type/unnamed column whose values are direction words (a stray
@@ -823,6 +834,8 @@ class _Conversion:
                 result.skipped_pending += 1
             elif _TOTALS.match(description):
                 result.warnings.append(f"line {line}: skipped {description[:60]!r} (a totals line)")
+            elif _SUMMARY.match(description):
+                result.warnings.append(f"line {line}: skipped {description[:60]!r} (a balance line)")
             elif not any(self.columns[c][i].strip() for c in self.money_cols):
                 above = next((j for j in range(i - 1, -1, -1) if j not in dropped), None)
                 if description and above is not None:
@@ -1024,7 +1037,10 @@ def _split_amount(debit: int | None | AmountError, credit: int | None | AmountEr
 
 
 def _less_fee(amount, fee):
-    """An amount after its fee column (a fee is always a cost); an unreadable fee is the row's error."""
+    """An amount after its fee column (a fee is always a cost); an unreadable fee is the row's error;
+    a row with only a fee (Capitec's monthly fee) costs that fee."""
+    if amount is None and fee.__class__ is int and fee:
+        return -abs(fee)
     if amount.__class__ is not int or fee is None:
         return amount
     return amount - abs(fee) if fee.__class__ is int else fee

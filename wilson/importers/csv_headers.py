@@ -16,12 +16,12 @@ import unicodedata
 _ENGLISH: dict[str, tuple[str, ...]] = {
     "date:0": (
         "posting date", "posted date", "post date", "booking date", "date processed", "completed date", "date posted",
-        "date completed", "run date", "settled date", "posted transactions date",
+        "date completed", "run date", "settled date", "posted transactions date", "datum des abschlusses",
     ),
     "date:1": (
         "date", "transaction date", "trans date", "started date", "operation date", "created", "created at", "date created",
         "created date", "created utc", "datetime", "date time", "settle date", "settlement date",
-        "date started", "release date",
+        "date started", "release date", "tran date", "txn date", "startdatum",
     ),
     "date:2": ("value date", "valuedate", "value dat", "value dt"),
     "date:3": ("time",),  # Up: `Time` holds the date and time of the purchase; elsewhere a time beside a date
@@ -34,7 +34,7 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
         "description", "details", "memo", "narrative", "particulars", "transaction details",
         "transaction description", "purpose", "extended details", "payment reference",
         "message for payee", "memo description", "avisierungstext", "title", "text", "narration", "sub description",
-        "action", "message", "transaction remarks", "remarks",
+        "action", "message", "transaction remarks", "remarks", "comment", "source destination",
     ),
     "original": ("original description", "original statement", "statement description"),  # beside a bank's cleaned name
     "amount": (
@@ -42,15 +42,17 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
         "total",  # with a currency only (`_IN_A_CURRENCY`): Up's `Total (AUD)` is what left the account
     ),
     "amount:1": ("gross", "subtotal"),  # PayPal: `Net` is what moved (`Gross` before the fee)
+    "fee": ("fee", "fees", "transaction fee", "fee amount"),
     "debit": ("debit", "debits", "debit amount", "withdrawal", "withdrawals", "withdrawal amount", "paid out", "money out", "outflow", "charge",
-              "withdrawal amt"),
+              "withdrawal amt", "dr"),
     "credit": ("credit", "credits", "credit amount", "deposit", "deposits", "deposit amount", "paid in", "money in", "inflow", "payment",
-               "deposit amt"),
+               "deposit amt", "cr"),
     "direction": (
         "d k", "d c", "dr cr", "cr dr", "debit credit", "credit debit", "c d", "credit debit indicator",
         "debit credit indicator", "dr cr indicator", "cr dr indicator", "debit or credit", "credit or debit", "direction",
+        "billingamountsign",
     ),
-    "balance": ("balance", "running bal", "running balance", "runningbalance", "closing balance", "partial balance"),
+    "balance": ("balance", "running bal", "running balance", "runningbalance", "closing balance", "partial balance", "bal"),
     "currency": ("currency", "ccy", "currency code", "txn currency", "payment currency", "posted currency"),
     "account:0": ("account name",),
     "account:1": ("account", "account no", "account number", "posted account"),
@@ -59,7 +61,7 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     "subcategory": ("subcategory", "sub category"),
     "status": ("status", "state"),
     "notes": ("notes", "note"),
-    "kind": ("type", "transaction type", "type of transaction"),
+    "kind": ("type", "transaction type", "type of transaction", "activity"),
     "original_amount": (
         "original amount", "foreign amount", "amount in original currency", "local amount", "orig amount",
         "local currency amount",
@@ -85,7 +87,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "nazev protiuctu", "beneficiaire", "tiers", "handelaar", "commercant", "naam omschrijving", "nom de la contrepartie",
         "naam tegenpartij bevat", "dane kontrahenta", "maksaja", "maksunsaaja", "nimi", "afsender", "modtager", "navn",
         "tegenrekeninghouder", "odbiorca zleceniodawca", "auftraggeber zahlungsempfanger", "empfanger zahlungspflichtiger",
-        "zahlungspflichtige r", "zahlungsempfanger in", "partnername",
+        "zahlungspflichtige r", "zahlungsempfanger in", "partnername", "nombre", "nome",
     ),
     "text": (
         "verwendungszweck", "beschreibung", "omschrijving", "vrije mededeling", "mededelingen", "libelle",
@@ -93,24 +95,27 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "toelichting", "zahlungsreferenz", "tekst", "rubrik", "buchungsdetails", "text mottagare", "libelles",
         "details du mouvement", "detail de l ecriture", "transactie", "communication", "descricao", "opis operacji", "tytul",
         "zprava pro prijemce", "otsikko", "beskrivelse", "poznamka", "beskrivning", "opis transakcji", "opis",
-        "vorgang verwendungszweck",
+        "vorgang verwendungszweck", "detalle", "lancamento", "historico",
     ),
     "amount": ("betrag", "bedrag", "montant", "importe", "importo", "belopp", "summe", "umsatz", "zauctovana castka", "tranzakcio osszege", "castka", "kwota",
                "belob", "belop", "objem", "maara", "montant de l operation", "montante", "kwota transakcji",
-               "osszeg", "netto"),
-    "amount:1": ("brutto",),  # PayPal in German: `Netto` is what moved
+               "osszeg", "netto", "valor", "neto", "liquido"),
+    "amount:1": ("brutto", "bruto"),  # PayPal in German, Spanish, Portuguese: the net is what moved
+    "fee": ("gebuhr", "comision", "tarifa"),
     "debit": (
         "soll", "belastung", "ausgang", "ausgabe", "debet", "af", "sortie", "betrag soll", "ausgehend", "betrag ausgehend",
-        "rechnungsbetrag ausgehend", "addebiti", "uscite", "cargo", "cargos", "lastschrift", "ut", "obciazenia",
+        "rechnungsbetrag ausgehend", "addebiti", "uscite", "cargo", "cargos", "lastschrift", "ut", "obciazenia", "debito", "retiros",
+        "retiro",
     ),
     "credit": (
         "haben", "gutschrift", "eingang", "einnahme", "bij", "entree", "betrag haben", "credito", "eingehend",
-        "betrag eingehend", "rechnungsbetrag eingehend", "accrediti", "entrate", "abono", "abonos", "inn", "uznania",
+        "betrag eingehend", "rechnungsbetrag eingehend", "accrediti", "entrate", "abono", "abonos", "inn", "uznania", "depositos",
+        "deposito",
     ),
     "direction": ("soll haben", "s h", "bevetel kiadas", "af bij", "debet credit", "creditdebet", "credit debet"),
     "balance": (
         "saldo", "kontostand", "solde", "egyenleg", "saldo nach buchung", "verfugbares guthaben", "saldo po operacji",
-        "saldo po transakcji", "bokfort saldo", "guthaben",
+        "saldo po transakcji", "bokfort saldo", "guthaben", "saldos",
     ),
     "currency": (
         "waehrung", "wahrung", "munt", "zahlungswahrung", "monn", "devise", "mena uctu", "mena", "tranzakcio devizaneme",
@@ -123,7 +128,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
     "bank_id": ("id transakce", "n de transaction", "transaktions id", "transaktionsreferenz", "referenz", "transaktionscode"),
     "category": ("kategorie", "categorie", "categoria", "kategoria"),
     "subcategory": ("unterkategorie", "sous categorie"),
-    "status": ("info", "buchungsstatus", "statut"),
+    "status": ("info", "buchungsstatus", "statut", "estado", "situacao"),
     "notes": ("notiz", "bemerkung"),
     "hold": ("kwota blokady zwolnienie blokady",),  # ING PL: a card hold, with no amount booked yet
     "kind": (
@@ -144,6 +149,7 @@ _CURRENCY_IN_TEXT = re.compile(r"(?<![A-Z])([A-Z]{3})(?![A-Z])")
 _SYMBOL_CURRENCY = (
     ("R$", "BRL"), ("NZ$", "NZD"), ("A$", "AUD"), ("C$", "CAD"), ("HK$", "HKD"), ("S$", "SGD"), ("€", "EUR"),
     ("£", "GBP"), ("¥", "JPY"), ("₹", "INR"), ("₩", "KRW"), ("₺", "TRY"), ("zł", "PLN"), ("Kč", "CZK"),
+    ("₪", "ILS"), ("₱", "PHP"), ("฿", "THB"), ("₫", "VND"), ("₦", "NGN"), ("RM", "MYR"), ("Rs", "INR"),
 )
 _PARENTHETICAL = re.compile(r"\(([^)]*)\)")
 _CODE_SUFFIX = re.compile(r"(.+?) (?:in |en )?([a-z]{3}|euros?)")
