@@ -716,6 +716,17 @@ def test_a_move_to_a_named_savings_pocket_is_a_transfer(tmp_path: Path) -> None:
         assert import_file(ledger, statement).transfers_linked == 1
 
 
+def test_a_worded_transfer_never_pairs_with_a_merchants_purchase_or_refund(tmp_path: Path) -> None:
+    checking = write(tmp_path, "checking.csv", "2025-03-10,Online Transfer to SAV ...7777,-129.00\n"
+                     "2025-03-12,Withdrawal to 360 Performance Savings XXXX4321,-250.00\n")
+    card = write(tmp_path, "card.csv", "2025-03-11,DELTA AIR LINES ATLANTA,129.00\n")  # a refund in the merchant's name
+    savings = write(tmp_path, "savings.csv", "2025-03-12,Deposit from 360 Checking XXXX5678,250.00\n")
+    with Ledger() as ledger:
+        import_file(ledger, checking, account="Checking")
+        assert import_file(ledger, card, account="Amex").transfers_linked == 0
+        assert import_file(ledger, savings, account="Savings").transfers_linked == 1
+
+
 def test_a_card_payment_links_past_another_payment_of_the_same_amount(tmp_path: Path) -> None:
     card = write(tmp_path, "visa.csv", "2025-03-10,2025-03-10,4321,ONLINE PAYMENT THANK YOU,Payment/Credit,,500.00,Posted\n", CARD_HEAD)
     checking = write(tmp_path, "checking.csv", "2025-03-10,PAYMENT TO VISA CARD 4321,-500.00\n2025-03-11,VENMO PAYMENT JOHN,-500.00\n")

@@ -31,9 +31,18 @@ TRANSFER_MATCH_DAYS = 4
 # leg only beside one that reads like a transfer too (`ZELLE TRANSFER TO JOHN` pays someone else).
 NOT_TRANSFER = re.compile(r"refund|\breturn|reversal|chargeback|cash ?back|erstattung|rembourse|reembolso|rimborso", re.IGNORECASE)
 PEER_PAYMENT = re.compile(r"zelle|venmo|cash ?app|paypal|wise\b|revolut", re.IGNORECASE)
+# The other leg of a worded transfer says little more than which way money went ("DEPOSIT",
+# "ONLINE BANKING CREDIT 1234"); a merchant's name (a card purchase or refund for the same amount) is
+# never a leg, however close its date.
+PLAIN_LEG = re.compile(
+    r"(?:(?:online|internet|mobile|web|branch|atm|internal|electronic|e-?banking|ach|bank)\s+)*"
+    r"(?:deposit|withdrawal|credit|debit|payment|transaction|banking|funds|incoming|outgoing|received|sent)?"
+    r"(?:[\s#:*/.-]*(?:credit|debit|deposit|withdrawal|ref(?:erence)?|conf(?:irmation)?|no|id|x+\d+|\d+))*\s*",
+    re.IGNORECASE,
+)
 TRANSFER_WORDS = re.compile(
     r"transfer|xfer|trnsfr|\btfr\b|payment.{0,12}thank|autopay|auto pay|online pmt|card ?payment|"
-    r"crd (?:autopay|pmt)|epay|(?:to|from) (?:\w+ )?(?:savings|checking)|pocket|vault|"
+    r"crd (?:autopay|pmt)|epay|(?:to|from) (?:[\w-]+ ){0,3}(?:savings|checking|chequing|shares?)\b|pocket|vault|"
     r"umbuchung|übertrag|uebertrag|virement|overboeking|payment received|bill ?pay|payment to .{0,20}card|credit ?card",
     re.IGNORECASE,
 )
@@ -408,7 +417,8 @@ def link_transfers(ledger: Ledger, batch_id: int, rows: NewRows) -> int:
                  row["posted"], f"+{TRANSFER_MATCH_DAYS} days"),
             )
             if m["id"] not in taken and not NOT_TRANSFER.search(m["description"])
-            and (TRANSFER_WORDS.search(m["description"]) or not PEER_PAYMENT.search(row["description"]))
+            and (TRANSFER_WORDS.search(m["description"]) or (not PEER_PAYMENT.search(row["description"])
+                                                             and PLAIN_LEG.fullmatch(m["description"])))
         ]
         if len(matches) > 1:  # several opposite amounts: the one that reads like a transfer, if only one does
             matches = [m for m in matches if TRANSFER_WORDS.search(m["description"])]
