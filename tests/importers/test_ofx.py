@@ -251,3 +251,14 @@ def test_xml_namespace_prefixes_and_attributes_are_passed_over() -> None:
     text = text.replace("<OFX xmlns:ofx=", '<OFX xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:ofx=', 1)
     assert 'xmlns:xsi="' in text and "</OFX>" in text
     assert [t.amount for t in OFX.parse(text, "attributes.ofx").transactions] == [-1250, -3000, -700, -800]
+
+
+def test_a_statement_with_no_negative_amount_takes_signs_from_the_types() -> None:
+    result = parse("written/unsigned_amounts.ofx")  # DEBIT rows with positive TRNAMT; LEDGERBAL agrees with outflows
+    assert [t.amount for t in result.transactions] == [-1250, 10000, -3000]
+    assert result.warnings == ["statement at line 33 writes no amount negative: its 2 debit row(s) are read as outflows"]
+
+
+def test_a_name_cut_at_32_characters_takes_its_payee_from_the_memo_too() -> None:
+    result = parse("written/wells_name_cut.qfx")  # NAME `PURCHASE AUTHORIZED ON 01/02 SQ ` and the rest in MEMO
+    assert result.transactions[0].payee == "Blue Bottle Cof"

@@ -29,6 +29,8 @@ _OFX_START = re.compile(r"<(?:[A-Za-z][\w.]*:)?OFX(?:\s+[^<>]*)?>", re.I)
 _DATE = re.compile(r"(\d{4})(\d{2})(\d{2})(?:\d{0,6}(?:\.\d+)?)?(?:\s*\[[^\]]*\])?")
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+)")
 _USELESS_NAME = re.compile(r"[\d\s.\-]*")
+_NAME_CUT = 30  # NAME holds 32 characters; one near that long (less the spaces stripped) was cut
+_OUTFLOW_TYPES = frozenset(("DEBIT", "POS", "ATM", "CHECK", "FEE", "SRVCHG", "PAYMENT", "CASH", "DIRECTDEBIT", "REPEATPMT"))
 _KIND = re.compile(r"[A-Z][A-Z ]+")  # `POS MERCHANDISE`, the transaction kind before `;PAYEE`
 _STATEMENTS = frozenset({"STMTRS", "CCSTMTRS"})
 _TRANSACTION = frozenset({"STMTTRN"})
@@ -280,6 +282,7 @@ class _OfxParser:
         one statement a repeated FITID is kept; banks reuse them for a purchase and its fee."""
         earlier = self.seen.setdefault(account.key, set())
         here = set()
+        kinds: list[tuple[ParsedTransaction, str]] = []
         for trn in statement.find_all(_TRANSACTION):
             line = self.line(trn.pos)
             if trn.cut:
@@ -295,7 +298,22 @@ class _OfxParser:
                 continue
             here.add(key)
             self.result.transactions.append(row)
+            kinds.append((row, (trn.value("TRNTYPE") or "").upper()))
         earlier |= here
+        self.sign_unsigned(statement, kinds)
+
+    def sign_unsigned(self, statement: _Node, kinds: list[tuple[ParsedTransaction, str]]) -> None:
+        """A statement that writes no amount negative but types its rows (DEBIT, POS, CHECK, ...)
+        has its outflows unsigned: the types give the signs, and the summary says so."""
+        outflows = [row for row, kind in kinds if kind in _OUTFLOW_TYPES and row.amount > 0]
+        if not outflows or any(row.amount < 0 for row, _ in kinds):
+            return
+        for row in outflows:
+            row.amount = -row.amount
+            row.original_amount = -row.original_amount if row.original_amount else row.original_amount
+        self.result.warnings.append(
+            f"statement at line {self.line(statement.pos)} writes no amount negative: its {len(outflows)} debit row(s) are read as outflows"
+        )
 
     def transaction(self, trn: _Node, account: ParsedAccount, line: int) -> ParsedTransaction | None:
         fields = {child.tag: child for child in trn.children}
@@ -395,7 +413,8 @@ def _describe(name: str, memo: str, trntype: str) -> tuple[str, str]:
         return name, name
     if memo.startswith(name.rstrip()):
         return memo, memo
-    return f"{name} {memo}", memo_payee or name
+    joined = f"{name} {memo}"
+    return joined, memo_payee or (joined if len(name) >= _NAME_CUT else name)  # a cut NAME goes on in MEMO
 
 
 def _detect(text: str) -> int:
