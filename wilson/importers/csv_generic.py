@@ -774,12 +774,7 @@ class _Conversion:
                 closing = None
         if closing is not None:
             suspects.add(closing)
-        # A row with no text but a balance word in another column (Volksbank's `Anfangssaldo`
-        # under the reference column) is a balance line, not a transaction.
-        balance_words = {
-            i: word for i in (i for i, text in enumerate(descriptions) if not text)
-            for word in [next((c[i].strip() for c in self.columns if _SUMMARY.match(c[i].strip())), None)] if word
-        } if "" in descriptions else {}
+        balance_words = self._balance_lines(descriptions) if "" in descriptions else {}
         suspects.update(balance_words)
         if set(map(type, amounts)) != {int}:
             suspects.update(i for i, amount in enumerate(amounts) if amount.__class__ is not int)
@@ -877,6 +872,16 @@ class _Conversion:
                 under.add(i)
         return under
 
+    def _balance_lines(self, descriptions: list[str]) -> dict[int, str]:
+        """Rows with no text but a balance word in another column (Volksbank's `Anfangssaldo` under
+        the reference column), by row, with the word: balance lines, not transactions."""
+        found = {}
+        for i, text in enumerate(descriptions):
+            word = None if text else next((c[i].strip() for c in self.columns if _SUMMARY.match(c[i].strip())), None)
+            if word:
+                found[i] = word
+        return found
+
     @cached_property
     def _some_booked(self) -> bool:
         """Whether the bank fills the booking date at all, so a row without one is not booked yet
@@ -953,6 +958,7 @@ class _Conversion:
         details for:,DBS Savings Plus Account XXX`, `Konto:;CH52 0900 0000 1234 5678 9`,
         `Kontonummer:;DE12… / Girokonto`, `Kreditkarte:;4930********1234`. A number keeps each
         month's export in one account and two accounts' exports apart."""
+        found = []
         for cells in self.preamble:
             label = _ACCOUNT_LABEL.fullmatch(cells[0].strip()) if len(cells) >= 2 else None
             value = " ".join(cells[1].split()) if label else ""
@@ -962,8 +968,9 @@ class _Conversion:
             words = " ".join(value.replace(number[0], " ").replace(" / ", " ").split()) if number else value
             digits = re.sub(r"\D", "", number[0])[-4:] if number else ""
             name = (f"{words} …{digits}" if digits else words) if _WORD.search(words) else None  # `Girokonto …7890`
-            return name, number[0].replace(" ", "") if number else None, bool(label["card"])
-        return None, None, False
+            found.append((name, number[0].replace(" ", "") if number else None, bool(label["card"])))
+        # A line with the account's number beats one with only a name (`Account Name:` is often the holder's).
+        return next((line for line in found if line[1]), found[0] if found else (None, None, False))
 
 
 _ACCOUNT_LABEL = re.compile(
