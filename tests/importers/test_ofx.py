@@ -262,3 +262,10 @@ def test_a_statement_with_no_negative_amount_takes_signs_from_the_types() -> Non
 def test_a_name_cut_at_32_characters_takes_its_payee_from_the_memo_too() -> None:
     result = parse("written/wells_name_cut.qfx")  # NAME `PURCHASE AUTHORIZED ON 01/02 SQ ` and the rest in MEMO
     assert result.transactions[0].payee == "Blue Bottle Cof"
+
+
+def test_rows_in_the_pending_list_are_kept_as_pending() -> None:
+    result = parse("written/pending_list.ofx")  # OFX 2.1 BANKTRANLISTP/STMTTRNP: a hold with DTTRAN, no FITID
+    assert [(t.posted, t.amount, t.pending) for t in result.transactions] == [
+        (date(2025, 2, 20), -1000, False), (date(2025, 2, 21), -5500, True),
+    ]

@@ -34,6 +34,7 @@ _OUTFLOW_TYPES = frozenset(("DEBIT", "POS", "ATM", "CHECK", "FEE", "SRVCHG", "PA
 _KIND = re.compile(r"[A-Z][A-Z ]+")  # `POS MERCHANDISE`, the transaction kind before `;PAYEE`
 _STATEMENTS = frozenset({"STMTRS", "CCSTMTRS"})
 _TRANSACTION = frozenset({"STMTTRN"})
+_PENDING_TRANSACTION = frozenset({"STMTTRNP"})  # OFX 2.1's BANKTRANLISTP: holds not yet posted
 _ACCOUNT_TYPES = {
     "CHECKING": "checking",
     "SAVINGS": "savings",
@@ -301,6 +302,11 @@ class _OfxParser:
             kinds.append((row, (trn.value("TRNTYPE") or "").upper()))
         earlier |= here
         self.sign_unsigned(statement, kinds)
+        for trn in statement.find_all(_PENDING_TRANSACTION):
+            row = None if trn.cut else self.transaction(trn, account, self.line(trn.pos))
+            if row is not None:
+                row.pending = True  # kept flagged, never counted, replaced when its posted row comes
+                self.result.transactions.append(row)
 
     def sign_unsigned(self, statement: _Node, kinds: list[tuple[ParsedTransaction, str]]) -> None:
         """A statement that writes no amount negative but types its rows (DEBIT, POS, CHECK, ...)
@@ -331,9 +337,9 @@ class _OfxParser:
 
         errors = []
         try:
-            posted = _date(text("DTPOSTED") or text("DTUSER"))
+            posted = _date(text("DTPOSTED") or text("DTUSER") or text("DTTRAN"))
         except ValueError:
-            raw = text("DTPOSTED") or text("DTUSER")
+            raw = text("DTPOSTED") or text("DTUSER") or text("DTTRAN")
             errors.append(RowError(line, f"invalid date {raw!r}" if raw else "no date (DTPOSTED)", column="DTPOSTED"))
         row = ParsedTransaction(posted=date.min, amount=0, description="", line=line, account_key=account.key)
         try:
