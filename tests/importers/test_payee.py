@@ -80,6 +80,7 @@ CASES = [
     ("VDC-AMAZON.COM USD 20.00@1.0500", "Amazon"),
     ("DEBIT PURCHASE -VISA TARGET 00012345", "Target"),
     ("DEBIT CARD PURCHASE, *****12345678, AUT 011325 VISA DDA PUR WAWA 123", "Wawa"),
+    ("ATM FEE REBATE", "ATM Fee Rebate"),  # not a cash withdrawal
 ]
 
 

@@ -26,7 +26,7 @@ _ALIASES = [
     (re.compile(r"^UBER\b", re.I), "Uber"),
     (re.compile(r"^LYFT\b", re.I), "Lyft"),
     (re.compile(r"^PAYPAL\b(?!\s*\*)", re.I), "PayPal"),
-    (re.compile(r"^ATM(?:\b|\d)|^GEA\s+NR:", re.I), "ATM"),  # GEA: a Dutch cash machine
+    (re.compile(r"^ATM(?!\s*(?:FEE|SURCHARGE|REBATE|REFUND)\b)(?:\b|\d)|^GEA\s+NR:", re.I), "ATM"),  # GEA: a Dutch cash machine
     (re.compile(r"^(?:APL\s*\*\s*)?APPLE\.COM/BILL\b|^APL\s*\*\s*ITUNES", re.I), "Apple"),
 ]
 # All of them as one pattern (each is anchored at the start, so the first that matches wins, as in
