@@ -269,3 +269,9 @@ def test_rows_in_the_pending_list_are_kept_as_pending() -> None:
     assert [(t.posted, t.amount, t.pending) for t in result.transactions] == [
         (date(2025, 2, 20), -1000, False), (date(2025, 2, 21), -5500, True),
     ]
+
+
+def test_a_cash_management_account_holding_only_cash_rows_is_read() -> None:
+    result = parse("written/fidelity_cash_management.qfx")  # INVSTMTRS with INVBANKTRAN rows and no trades
+    assert [(t.amount, t.description) for t in result.transactions][0] == (-4200, "DEBIT CARD PURCHASE TRADER JOE S")
+    assert result.accounts[0].type == "investment" and result.accounts[0].number

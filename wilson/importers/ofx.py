@@ -35,6 +35,10 @@ _KIND = re.compile(r"[A-Z][A-Z ]+")  # `POS MERCHANDISE`, the transaction kind b
 _STATEMENTS = frozenset({"STMTRS", "CCSTMTRS"})
 _TRANSACTION = frozenset({"STMTTRN"})
 _PENDING_TRANSACTION = frozenset({"STMTTRNP"})  # OFX 2.1's BANKTRANLISTP: holds not yet posted
+_SECURITIES = frozenset({  # an investment statement's trades and other security transactions
+    "BUYDEBT", "BUYMF", "BUYOPT", "BUYOTHER", "BUYSTOCK", "CLOSUREOPT", "INCOME", "INVEXPENSE", "JRNLFUND", "JRNLSEC",
+    "MARGININTEREST", "REINVEST", "RETOFCAP", "SELLDEBT", "SELLMF", "SELLOPT", "SELLOTHER", "SELLSTOCK", "SPLIT", "TRANSFER",
+})
 _ACCOUNT_TYPES = {
     "CHECKING": "checking",
     "SAVINGS": "savings",
@@ -202,6 +206,11 @@ class _OfxParser:
             institution = fi.value("ORG") or institution
         statements = root.find_all(_STATEMENTS)
         investment = root.find_all(frozenset({"INVSTMTRS"}))
+        # A cash-management account (Fidelity's) is an investment statement holding nothing but cash
+        # rows: those are read like a bank's. One with trades is skipped: its cash alone would mislead.
+        cash_only = [node for node in investment if node.find_all(_TRANSACTION) and not node.find_all(_SECURITIES)]
+        statements += cash_only
+        investment = [node for node in investment if node not in cash_only]
         failures = [  # the bank's own word on a request it could not answer: `2003: Account not found`
             f"{status.value('CODE') or '?'}: {status.value('MESSAGE') or 'no message'}"
             for status in root.find_all(frozenset({"STATUS"}))
@@ -236,10 +245,10 @@ class _OfxParser:
         return self.result
 
     def account(self, node: _Node, institution: str | None, number: int) -> ParsedAccount:
-        credit = node.tag == "CCSTMTRS"
-        acct = node.child("CCACCTFROM" if credit else "BANKACCTFROM") or _Node("", node.pos)
+        credit, invested = node.tag == "CCSTMTRS", node.tag == "INVSTMTRS"
+        acct = node.child("CCACCTFROM" if credit else "INVACCTFROM" if invested else "BANKACCTFROM") or _Node("", node.pos)
         acctid = acct.value("ACCTID") or None
-        kind = "credit_card" if credit else _ACCOUNT_TYPES.get((acct.value("ACCTTYPE") or "").upper(), "checking")
+        kind = "credit_card" if credit else "investment" if invested else _ACCOUNT_TYPES.get((acct.value("ACCTTYPE") or "").upper(), "checking")
         currency = (node.value("CURDEF") or "").upper() or self.currency_from_rows(node) or self.currency
         label = kind.replace("_", " ").title()
         tail = re.sub(r"\D", "", acctid or "")[-4:] or None
