@@ -22,7 +22,7 @@ from wilson.money import AmountError, exponent, parse_amount, to_minor
 # A tag and the text after it; a `<` that starts no tag (`CAFE <3`) is text.
 # A tag (an XML namespace prefix and attributes are passed over: `<ofx:OFX xmlns:ofx="...">`) and its text.
 _TOKEN = re.compile(
-    r"<(/?)(?:[A-Za-z][\w.]*:)?([A-Za-z][\w.]*)(?:\s+(?:[^<>/\"']|\"[^\"]*\"|'[^']*')*)?\s*>((?:[^<]+|<(?![/A-Za-z!?]))*)"
+    r"<(/?)(?:[A-Za-z][\w.]*:)?([A-Za-z][\w.]*)(?:\s++(?:[^<>/\"']|\"[^\"]*\"|'[^']*')*+)?\s*>((?:[^<]+|<(?![/A-Za-z!?]))*)"
 )
 _SPECIAL = re.compile(r"<!\[CDATA\[(.*?)\]\]>|<!--.*?-->", re.S)
 _OFX_START = re.compile(r"<(?:[A-Za-z][\w.]*:)?OFX(?:\s+[^<>]*)?>", re.I)
@@ -30,7 +30,8 @@ _DATE = re.compile(r"(\d{4})(\d{2})(\d{2})(?:\d{0,6}(?:\.\d+)?)?(?:\s*\[[^\]]*\]
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+)")
 _USELESS_NAME = re.compile(r"[\d\s.\-]*")
 _NAME_CUT = 30  # NAME holds 32 characters; one near that long (less the spaces stripped) was cut
-_OUTFLOW_TYPES = frozenset(("DEBIT", "POS", "ATM", "CHECK", "FEE", "SRVCHG", "PAYMENT", "CASH", "DIRECTDEBIT", "REPEATPMT"))
+# Row types that only ever take money out (PAYMENT is left out: on a card statement it is the payment in).
+_OUTFLOW_TYPES = frozenset(("DEBIT", "POS", "ATM", "CHECK", "FEE", "SRVCHG", "CASH", "DIRECTDEBIT", "REPEATPMT"))
 _KIND = re.compile(r"[A-Z][A-Z ]+")  # `POS MERCHANDISE`, the transaction kind before `;PAYEE`
 _STATEMENTS = frozenset({"STMTRS", "CCSTMTRS"})
 _TRANSACTION = frozenset({"STMTTRN"})

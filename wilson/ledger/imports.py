@@ -37,7 +37,7 @@ PEER_PAYMENT = re.compile(r"zelle|venmo|cash ?app|paypal|wise\b|revolut", re.IGN
 PLAIN_LEG = re.compile(
     r"(?:(?:online|internet|mobile|web|branch|atm|internal|electronic|e-?banking|ach|bank)\s+)*"
     r"(?:deposit|withdrawal|credit|debit|payment|transaction|banking|funds|incoming|outgoing|received|sent)?"
-    r"(?:[\s#:*/.-]*(?:credit|debit|deposit|withdrawal|ref(?:erence)?|conf(?:irmation)?|no|id|x+\d+|\d+))*\s*",
+    r"(?:[\s#:*/.-]+(?:credit|debit|deposit|withdrawal|ref(?:erence)?|conf(?:irmation)?|no|id|x+\d+|\d+))*[\s#:*/.-]*",
     re.IGNORECASE,
 )
 TRANSFER_WORDS = re.compile(
