@@ -130,6 +130,8 @@ def test_undo_from_the_cli(tmp_path: Path) -> None:
     assert undone.exit_code == 0 and "5 transaction(s) removed" in undone.output
     missing = runner.invoke(main, ["import", "--undo", "999"])
     assert missing.exit_code == 1 and "no import batch 999" in missing.output
+    previewed = runner.invoke(main, ["import", "--dry-run", "--undo", str(batch)])  # never a real undo in disguise
+    assert previewed.exit_code == 1 and "apply to importing files" in previewed.output
 
 
 def test_dry_run_writes_nothing(tmp_path: Path) -> None:
@@ -725,6 +727,10 @@ def test_a_worded_transfer_never_pairs_with_a_merchants_purchase_or_refund(tmp_p
         import_file(ledger, checking, account="Checking")
         assert import_file(ledger, card, account="Amex").transfers_linked == 0
         assert import_file(ledger, savings, account="Savings").transfers_linked == 1
+        paid = write(tmp_path, "paid.csv", "2025-01-10,CAPITAL ONE      MOBILE PMT 250110,-101.01\n")
+        assert import_file(ledger, paid, account="Checking").transfers_linked == 0
+        card_side = write(tmp_path, "card_side.csv", "2025-01-11,CAPITAL ONE MOBILE PYMT,101.01\n")
+        assert import_file(ledger, card_side, account="Capital One Card").transfers_linked == 1
 
 
 def test_a_card_payment_links_past_another_payment_of_the_same_amount(tmp_path: Path) -> None:

@@ -49,6 +49,10 @@ def import_command(
     with ledger:
         if paths and (undo is not None or history):
             fail("give either files to import or --undo/--history, not both")
+        if undo is not None and history:
+            fail("give either --undo or --history, not both")
+        if (undo is not None or history) and (dry_run or skip_bad or account or forced_format or currency):
+            fail("--dry-run, --skip-bad, --account, --format and --currency apply to importing files, not to --undo/--history")
         if undo is not None:
             _undo(ledger, undo, as_json)
         elif history:
