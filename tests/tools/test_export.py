@@ -256,3 +256,15 @@ class TestCli:
 
     def test_unknown_format_is_a_usage_error(self, ledger_books):
         assert CliRunner().invoke(main, ["export", "--format", "xml"]).exit_code == 2
+
+
+def test_an_account_number_that_differs_is_another_account_not_a_typo() -> None:
+    from wilson.ledger import Ledger
+    from wilson.tools.common import resolve_account
+    from wilson.tools.registry import ToolError
+
+    with Ledger() as ledger:
+        ledger.create_account("Savings 9999")
+        assert resolve_account(ledger, "Savngs 9999")["name"] == "Savings 9999"  # a misspelt word
+        with pytest.raises(ToolError, match="unknown account"):
+            resolve_account(ledger, "Savings 9998")

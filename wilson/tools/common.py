@@ -9,6 +9,7 @@ uncategorised inflow counts as income.
 from __future__ import annotations
 
 import calendar
+import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
@@ -55,6 +56,9 @@ def _suggest(name: str, choices: list[str]) -> list[str]:
     return [match for match, score, _ in found if score >= 60]
 
 
+_DIGITS = re.compile(r"\d+")
+
+
 def _resolve(name: str, rows: list[dict], what: str) -> dict:
     """Exact (case-insensitive) name, else one confident misspelling of a whole name, else an error
     with suggestions. Whole-string similarity, not partial matching: "Food'; DROP TABLE …" must not
@@ -67,7 +71,8 @@ def _resolve(name: str, rows: list[dict], what: str) -> dict:
 
     names = [row["name"] for row in rows]
     best = process.extract(wanted, names, scorer=fuzz.ratio, processor=utils.default_process, limit=2)
-    if best and best[0][1] >= 85 and (len(best) == 1 or best[0][1] - best[1][1] >= 5):
+    if best and best[0][1] >= 85 and (len(best) == 1 or best[0][1] - best[1][1] >= 5) \
+            and _DIGITS.findall(wanted) == _DIGITS.findall(best[0][0]):  # `Savings 9998` is another account, not a typo
         return rows[best[0][2]]
     raise ToolError(f"unknown {what} {name!r}", kind="not_found", suggestions=_suggest(name, names), known=names[:60])
 
