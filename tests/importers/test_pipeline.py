@@ -105,6 +105,12 @@ def test_undo_takes_back_the_accounts_and_balances_a_batch_set(tmp_path: Path) -
         assert ledger.scalar("SELECT COUNT(*) FROM accounts") == 0
     history = CliRunner().invoke(main, ["import", "--history", "--json"])
     assert [row["account"] for row in json.loads(history.output)] == [account["name"]] * 2
+    with Ledger() as ledger:  # the newer statement first: undoing it brings back the older one's balance
+        newer = import_file(ledger, statement("dec.ofx", "70.00", "20251231", "9"))
+        import_file(ledger, statement("mar.ofx", "95.00", "20250331", "3"))
+        assert ledger.scalar("SELECT balance FROM accounts") == 7000
+        undo_batch(ledger, newer.batch_id)
+        assert ledger.query_one("SELECT balance, balance_date FROM accounts") == {"balance": 9500, "balance_date": "2025-03-31"}
 
 
 def test_undo_removes_an_imported_account_only_once_nothing_uses_it(tmp_path: Path) -> None:

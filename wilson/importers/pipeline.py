@@ -458,6 +458,7 @@ def _apply_balances(
                 f" (first at line {fact.mismatches[0]})"
             )
         if fact.amount is not None and fact.as_of is not None:
+            changes.stated.append((account["id"], [fact.amount, fact.as_of.isoformat(), fact.source]))
             before = _balance_of(ledger, account["id"])
             ledger.set_balance(account["id"], fact.amount, fact.as_of, fact.source)
             after = _balance_of(ledger, account["id"])

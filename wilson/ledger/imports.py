@@ -447,16 +447,17 @@ class AccountChanges:
 
     created: list[dict] = field(default_factory=list)  # {"id", "name"}
     balances: list[tuple[int, list, list]] = field(default_factory=list)
+    stated: list[tuple[int, list]] = field(default_factory=list)  # every balance the file gave, set or not
 
     def __bool__(self) -> bool:
-        return bool(self.created or self.balances)
+        return bool(self.created or self.balances or self.stated)
 
 
 def note_account_changes(ledger: Ledger, batch_id: int, changes: AccountChanges) -> None:
     if changes:
         ledger.conn.execute(
             "UPDATE import_batches SET account_changes = ? WHERE id = ?",
-            (json.dumps({"created": changes.created, "balances": changes.balances}), batch_id),
+            (json.dumps({"created": changes.created, "balances": changes.balances, "stated": changes.stated}), batch_id),
         )
 
 
@@ -497,8 +498,29 @@ def undo_batch(ledger: Ledger, batch_id: int) -> Undone:
                 (*before, account_id, *after),
             )
         conn.execute("UPDATE import_batches SET undone_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?", (batch_id,))
+        _newest_stated_balances(conn, {account_id for account_id, _, _ in changes.get("balances", [])})
         undone.accounts_removed = [name for account_id in sorted(touched - {None}) if (name := _drop_if_unused(conn, account_id))]
     return undone
+
+
+def _newest_stated_balances(conn: sqlite3.Connection, account_ids: set[int]) -> None:
+    """After an undo, each account whose balance it took back gets the newest balance a file still
+    imported stated (an older statement's, which the undone newer one had outdated)."""
+    if not account_ids:
+        return
+    newest: dict[int, list] = {}
+    for (changes,) in conn.execute(
+        "SELECT account_changes FROM import_batches WHERE undone_at IS NULL AND account_changes IS NOT NULL"
+    ):
+        for account_id, (amount, as_of, source) in json.loads(changes).get("stated", []):
+            if account_id in account_ids and (account_id not in newest or as_of >= newest[account_id][1]):
+                newest[account_id] = [amount, as_of, source]
+    for account_id, (amount, as_of, source) in newest.items():
+        conn.execute(
+            "UPDATE accounts SET balance = ?, balance_date = ?, balance_source = ? WHERE id = ?"
+            " AND COALESCE(balance_source, '') != 'manual' AND (balance_date IS NULL OR balance_date < ?)",
+            (amount, as_of, source, account_id, as_of),
+        )
 
 
 def _drop_if_unused(conn: sqlite3.Connection, account_id: int) -> str | None:
