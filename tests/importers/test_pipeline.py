@@ -70,9 +70,10 @@ def test_overlapping_exports_add_only_new_rows(tmp_path: Path) -> None:
 def test_same_rows_in_another_account_are_not_duplicates(tmp_path: Path) -> None:
     path = write(tmp_path, "a.csv", JAN_FEB)
     with Ledger() as ledger:
-        import_file(ledger, path, account="Checking")
+        first = import_file(ledger, path, account="Checking")
         other = import_file(ledger, path, account="Joint")
         assert other.added == 5
+        assert other.warnings == [f"this file was imported before as batch {first.batch_id} into Checking"]
 
 
 def test_undo_removes_exactly_one_batch(tmp_path: Path) -> None:

@@ -171,7 +171,7 @@ def _undo(ledger, batch_id: int, as_json: bool) -> None:  # type: ignore[no-unty
     if as_json:
         print_json({"batch_id": batch_id, "removed": undone.removed, "accounts_removed": undone.accounts_removed})
     else:
-        gone = f"; account(s) it created removed: {', '.join(undone.accounts_removed)}" if undone.accounts_removed else ""
+        gone = f"; account(s) left with nothing removed: {', '.join(undone.accounts_removed)}" if undone.accounts_removed else ""
         click.echo(f"batch {batch_id} undone: {undone.removed} transaction(s) removed{gone}")
 
 

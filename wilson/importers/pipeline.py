@@ -140,6 +140,7 @@ def _import_file(
             accounts = _resolve_accounts(ledger, result, rows, account, source)
             changes = AccountChanges(created=[{"id": a["id"], "name": a["name"]} for a in accounts.values() if a["id"] not in known])
             summary.accounts = [accounts[key]["name"] for key in _keys_in_order(result, rows)]
+            summary.warnings += _imported_elsewhere(ledger, file_hash, {a["id"] for a in accounts.values()})
             new_rows = _ledger_rows(ledger, result, rows, accounts)
             del rows, dates  # the parsed rows are not needed past here; free them before the insert
             only_account = accounts[next(iter(accounts))]["id"] if len(accounts) == 1 else None
@@ -163,6 +164,19 @@ def _import_file(
     except _DryRun:
         summary.batch_id = None
     return summary
+
+
+def _imported_elsewhere(ledger: Ledger, file_hash: str, account_ids: set[int]) -> list[str]:
+    """The same file imported before into other accounts: its rows are now in the ledger twice."""
+    return [
+        f"this file was imported before as batch {row['id']} into {row['name']}"
+        for row in ledger.query(
+            "SELECT b.id, a.name, b.account_id FROM import_batches b JOIN accounts a ON a.id = b.account_id"
+            " WHERE b.file_hash = ? AND b.undone_at IS NULL",
+            (file_hash,),
+        )
+        if row["account_id"] not in account_ids
+    ]
 
 
 def _check_rows(result: ParseResult) -> ParsedRows:
