@@ -198,10 +198,14 @@ def _history(ledger, as_json: bool) -> None:  # type: ignore[no-untyped-def]
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 def accounts_command(as_json: bool) -> None:
     """List accounts with transaction counts, date ranges and balances."""
-    from wilson.ledger import Ledger
+    from wilson.ledger import Ledger, LedgerError
     from wilson.money import format_minor
 
-    with Ledger() as ledger:
+    try:
+        ledger = Ledger()
+    except LedgerError as exc:
+        fail(str(exc))
+    with ledger:
         rows = ledger.accounts()
     for row in rows:
         row["balance"] = format_minor(row["balance"], row["currency"]) if row["balance"] is not None else None
