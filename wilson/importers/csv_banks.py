@@ -74,7 +74,8 @@ class Dialect:
 
     def _layout(self, header: list[str]) -> Layout:
         present = {cell.strip().casefold() for cell in header}
-        return layout_from_roles(header, {k: v for k, v in self.roles.items() if not isinstance(k, str) or k.casefold() in present})
+        roles = {k: v for k, v in self.roles.items() if not isinstance(k, str) or k.casefold() in present}
+        return layout_from_roles(header, roles, booked_first=True)  # each dialect lists its posting date first
 
 
 _CHASE_FILE = re.compile(r"Chase(\d{4})_Activity", re.IGNORECASE)

@@ -223,9 +223,10 @@ def _other_currency(first: str, second: str) -> bool:
     return None not in stated and stated[0] != stated[1]
 
 
-def layout_from_roles(cells: list[str], roles: dict[str, str]) -> Layout:
+def layout_from_roles(cells: list[str], roles: dict[str, str], booked_first: bool = False) -> Layout:
     """A dialect's layout: `roles` maps header names (in any letter case) or positions to roles,
-    dates and texts in order of preference."""
+    dates and texts in order of preference. `booked_first`: the first date is the posting date and
+    a later one the purchase's (bank dialects), so a row without the first is not booked yet."""
     index = {c.strip().casefold(): i for i, c in reversed(list(enumerate(cells)))}
     layout = Layout()
     for name, role in roles.items():
@@ -239,7 +240,7 @@ def layout_from_roles(cells: list[str], roles: dict[str, str]) -> Layout:
             layout.account_is_name = True
         else:
             layout.single[role] = i
-    layout.booked_on_first_date = len(layout.dates) > 1  # dialects list the posting date before the purchase's
+    layout.booked_on_first_date = booked_first and len(layout.dates) > 1
     return layout
 
 
