@@ -106,9 +106,28 @@ _VOWELS = re.compile(r"[AEIOUY]")
 _LOWER = frozenset("a an and at de del der for in of on or the to und von".split())
 
 
+# Every pattern and word list above treats one digit like another ("O2" is the one word kept by
+# its digits, and a result holding a digit is never shared), so descriptions that differ only in
+# their reference, date and store numbers clean the same way, and are cleaned once.
+_DIGIT_SHAPE = bytes.maketrans(b"123456789", b"000000000")  # as bytes: five times faster than str.translate
+
+
 @lru_cache(maxsize=1 << 16)
 def clean_payee(description: str) -> str:
-    text = (description or "").strip()
+    """Cleaned once per digit shape: real exports carry a new reference or date in nearly every
+    row, and cleaning 100k distinct descriptions one by one took seconds."""
+    # UTF-8 never uses the bytes of ASCII digits inside a multi-byte character.
+    shape = (description or "").encode("utf-8", "surrogatepass").translate(_DIGIT_SHAPE).decode("utf-8", "surrogatepass")
+    if shape != description:
+        cleaned = _clean(shape)
+        if "0" not in cleaned:
+            return cleaned
+    return _clean(description or "")
+
+
+@lru_cache(maxsize=1 << 16)
+def _clean(description: str) -> str:
+    text = description.strip()
     if not text:
         return "Unknown"
     cleaned = _strip(text)

@@ -68,7 +68,10 @@ class AutoCategorizer:
         # Without amount bounds only the direction matters: -1, 0 (never a merchant) or 1 (C-level
         # maps: `(0 < a) - (0 > a)` over 100k amounts).
         amounts = rows.amount if bounded else list(map(sub, map((0).__lt__, rows.amount), map((0).__gt__, rows.amount)))
-        found = per_distinct(self._match, list(zip(rows.description, rows.payee, amounts)))
+        if any(rule.field != "payee" for rule in self.rules.rules):
+            found = per_distinct(self._match, list(zip(rows.description, rows.payee, amounts)))
+        else:
+            found = self._by_payee_first(rows, amounts)
         ids, sources = list(map(itemgetter(0), found)), list(map(itemgetter(1), found))
         if rows.category_id.count(None) < len(rows):  # the file's own categories stay
             kept = [own is not None for own in rows.category_id]
@@ -78,6 +81,22 @@ class AutoCategorizer:
 
     def _match(self, row: tuple[str, str | None, int]) -> tuple[int | None, str | None]:
         return self.match(*row) or _NO_MATCH
+
+    def _by_payee_first(self, rows: NewRows, amounts: list[int]) -> list[tuple[int | None, str | None]]:
+        """When no rule reads the description, a row's payee decides it unless no rule or merchant
+        knows the payee: a few hundred payees answer for 100k descriptions that each carry their
+        own reference number. Only the rest are matched on their description."""
+        found = per_distinct(self._decided_by_payee, list(zip(rows.payee, amounts)))
+        undecided = [i for i, hit in enumerate(found) if hit is None]
+        if undecided:
+            by_text = per_distinct(self._match, [(rows.description[i], None, amounts[i]) for i in undecided])
+            for i, hit in zip(undecided, by_text):
+                found[i] = hit
+        return found
+
+    def _decided_by_payee(self, key: tuple[str | None, int]) -> tuple[int | None, str | None] | None:
+        payee, amount = key
+        return self.match(None, payee, amount) or (_NO_MATCH if amount == 0 else None)
 
 
 _NO_MATCH = (None, None)
