@@ -9,8 +9,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import shutil
 import subprocess
+import threading
 from collections import defaultdict
 from decimal import Decimal
 from pathlib import Path
@@ -20,6 +22,8 @@ from click.testing import CliRunner
 
 from tests.tools.books import Books
 from wilson.cli import main
+from wilson.importers.pipeline import import_file
+from wilson.ledger import Ledger
 from wilson.money import to_decimal
 from wilson.tools import REGISTRY
 from wilson.tools.export import export
@@ -242,6 +246,7 @@ class TestCli:
         (["--to", "yesterday"], "--to"),
         (["--from", "2025-06-01", "--to", "2025-05-01"], "before"),
         (["--account", "Nope"], "unknown account"),
+        (["--account", ""], "unknown account"),  # an empty variable in a script is not "every account"
     ])
     def test_errors_are_one_line(self, ledger_books, args, message):
         result = CliRunner().invoke(main, ["export", *args])
@@ -253,6 +258,37 @@ class TestCli:
         blocker.write_text("x")
         result = CliRunner().invoke(main, ["export", "--output", str(blocker / "out.csv")])
         assert result.exit_code == 1 and "could not write" in result.stderr
+
+    def test_output_writes_to_what_the_path_names(self, ledger_books, tmp_path):
+        """A symlink's target is replaced, not the link; a read-only file is refused; a new file
+        gets the umask's mode and a replaced one keeps its own."""
+        real, link, locked, fresh = (tmp_path / name for name in ("real.csv", "link.csv", "locked.csv", "new.csv"))
+        real.write_text("old")
+        real.chmod(0o640)
+        link.symlink_to(real)
+        assert CliRunner().invoke(main, ["export", "-o", str(link)]).exit_code == 0
+        assert link.is_symlink() and real.read_text().startswith("id,date") and real.stat().st_mode & 0o777 == 0o640
+        locked.write_text("keep")
+        locked.chmod(0o444)
+        result = CliRunner().invoke(main, ["export", "-o", str(locked)])
+        assert result.exit_code == 1 and "read-only" in result.stderr and locked.read_text() == "keep"
+        mask = os.umask(0o027)
+        try:
+            assert CliRunner().invoke(main, ["export", "-o", str(fresh)]).exit_code == 0
+        finally:
+            os.umask(mask)
+        assert fresh.stat().st_mode & 0o777 == 0o640
+
+    @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+    def test_output_to_a_named_pipe_feeds_its_reader(self, ledger_books, tmp_path):
+        pipe = tmp_path / "pipe"
+        os.mkfifo(pipe)
+        received: list[str] = []
+        reader = threading.Thread(target=lambda: received.append(pipe.read_text()))
+        reader.start()
+        result = CliRunner().invoke(main, ["export", "-o", str(pipe)])
+        reader.join(timeout=10)
+        assert result.exit_code == 0 and received[0].startswith("id,date") and not pipe.is_file()
 
     def test_unknown_format_is_a_usage_error(self, ledger_books):
         assert CliRunner().invoke(main, ["export", "--format", "xml"]).exit_code == 2
@@ -268,3 +304,30 @@ def test_an_account_number_that_differs_is_another_account_not_a_typo() -> None:
         assert resolve_account(ledger, "Savngs 9999")["name"] == "Savings 9999"  # a misspelt word
         with pytest.raises(ToolError, match="unknown account"):
             resolve_account(ledger, "Savings 9998")
+
+
+def _without_ids(text: str) -> list[list[str]]:
+    """Rows without the ledger's ids, whitespace squeezed as every import keeps text."""
+    return [[" ".join(cell.split()) for cell in row[1:]] for row in csv.reader(io.StringIO(text))]
+
+
+def test_csv_export_imports_back_unchanged(books, tmp_path):
+    """Wilson's own CSV is a dialect: into an empty ledger it gives back the same export (account
+    names, payees and the user's own categories included), and imported again it adds nothing."""
+    path = _write(books, tmp_path, "csv")
+    with Ledger(tmp_path / "rebuilt.db") as rebuilt:
+        summary = import_file(rebuilt, path)
+        assert summary.format == "wilson"
+        assert summary.added == summary.rows_read == len(_without_ids(path.read_text())) - 1
+        assert _without_ids(export(rebuilt, "csv").text) == _without_ids(path.read_text())
+        again = import_file(rebuilt, path)
+        assert (again.added, again.duplicates) == (0, summary.added)
+
+
+def test_csv_export_leaves_pending_rows_alone(books, tmp_path):
+    """An export leaves pending rows out by design, so importing one says nothing about which rows
+    are still pending (a bank's newer export would)."""
+    path = _write(books, tmp_path, "csv")
+    summary = import_file(books.ledger, path)
+    assert summary.pending_replaced == 0
+    assert books.ledger.scalar("SELECT COUNT(*) FROM transactions WHERE pending = 1 AND description = 'PENDING THING'") == 1

@@ -221,4 +221,14 @@ FORMATS = [
         },
         AccountInfo("Cash App", "checking", "Cash App"),
     ),
+    Dialect(
+        "wilson",  # Wilson's own `export --format csv`, so a ledger can be rebuilt from it or moved
+        (("id", "date", "account", "description", "payee", "amount", "currency", "category", "notes"),),
+        {
+            "date": "date", "description": "original", "payee": "ledger_payee", "account": "ledger_account", "amount": "amount",
+            "currency": "currency", "category": "category", "notes": "notes",
+        },
+        AccountInfo(),
+        day_first=None,
+    ),
 ]

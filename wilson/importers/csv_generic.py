@@ -174,6 +174,7 @@ class Layout:
     single: dict[str, int] = field(default_factory=dict)  # amount, debit, balance, ...
     european: bool = False
     account_is_name: bool = False
+    account_per_currency: bool = True  # a named product in several currencies is an account per currency
     booked_on_first_date: bool = False  # the first date column is a booking date, a later one the purchase's
 
 
@@ -235,9 +236,10 @@ def layout_from_roles(cells: list[str], roles: dict[str, str], booked_first: boo
             layout.dates.append(i)
         elif role == "text":
             layout.texts.append(i)
-        elif role == "account_name":
+        elif role in ("account_name", "ledger_account"):
             layout.single["account"] = i
             layout.account_is_name = True
+            layout.account_per_currency = role == "account_name"  # a ledger's own names are whole
         else:
             layout.single[role] = i
     layout.booked_on_first_date = booked_first and len(layout.dates) > 1
@@ -613,7 +615,7 @@ class _Conversion:
             # A file's own-account column is filled on every row; one left blank on some (card
             # payments) holds the counterparty's account number (DKB's "Kontonummer" next to "BLZ").
             del parsed["account_key"]
-        if "account_key" in parsed and self.layout.account_is_name and row_currencies is not None:
+        if "account_key" in parsed and self.layout.account_is_name and self.layout.account_per_currency and row_currencies is not None:
             # A product held in several currencies is an account per currency (Revolut's Current in
             # EUR and in USD), named the same whichever of them a file holds.
             parsed["account_key"] = [f"{key} {code or currency}" for key, code in zip(parsed["account_key"], row_currencies)]
@@ -646,6 +648,9 @@ class _Conversion:
         """The bank's own name for the other party where it keeps one: a payee column (`Merchant`,
         `Counter Party`), or the cleaned name beside an original statement text. It beats a payee
         cleaned out of the joined text; rows without one get that later."""
+        own = self.layout.single.get("ledger_payee")
+        if own is not None:  # a ledger's own export: payees as the user left them
+            return [squeeze(cell) or None for cell in self.columns[own]]
         sources = [i for i in self.layout.payees if i in texts]
         if self.layout.single.get("original") is not None:
             sources = sources or texts

@@ -322,16 +322,23 @@ def _ledger_rows(ledger: Ledger, result: ParseResult, rows: ParsedRows, accounts
         notes=rows.column("notes"), pending=pending, bank_id=rows.column("bank_id"),
         original_amount=rows.column("original_amount"), original_currency=rows.column("original_currency"),
     )
+    new.lists_pending = result.format not in _LEDGER_EXPORTS
     if rows.has("category") or rows.has("splits"):
-        _bank_categories(ledger, rows, new, create=result.format == "qif")
+        _bank_categories(ledger, rows, new, create=result.format in ("qif", *_LEDGER_EXPORTS))
     if rows.has("transfer_account"):
         new.transfer_hint = {i for i, other in enumerate(rows.column("transfer_account")) if other}
     return new
 
 
+# A ledger's own export (Wilson's CSV): its categories are the user's, and it leaves pending rows
+# out by design, so it says nothing about which are still pending.
+_LEDGER_EXPORTS = ("wilson",)
+
+
 def _bank_categories(ledger: Ledger, rows: ParsedRows, new: NewRows, create: bool) -> None:
     """Categories the file supplies. A bank's category column lands only where it names one of
-    ours; a QIF file's categories are the user's own (from Quicken and the like), so they are added."""
+    ours; a QIF file's categories are the user's own (from Quicken and the like), as are those of
+    a ledger's export, so they are added."""
     categories = _CategoryResolver(ledger)
     for i, (category, splits) in enumerate(zip(rows.column("category"), rows.column("splits"))):
         if category:

@@ -72,6 +72,7 @@ class NewRows:
     original_currency: list[str | None]
     splits: dict[int, list[tuple[int, int | None, str | None]]] = field(default_factory=dict)  # by position
     transfer_hint: set[int] = field(default_factory=set)  # positions the file itself marks as own-account moves
+    lists_pending: bool = True  # the file would list rows still pending (a ledger's own export leaves them out)
 
     def __len__(self) -> int:
         return len(self.fingerprint)
@@ -86,10 +87,11 @@ class NewRows:
             **picked,
             splits={moved[i]: s for i, s in self.splits.items() if i in moved},
             transfer_hint={moved[i] for i in self.transfer_hint if i in moved},
+            lists_pending=self.lists_pending,
         )
 
 
-_ROW_COLUMNS = tuple(f.name for f in fields(NewRows) if f.name not in ("splits", "transfer_hint"))
+_ROW_COLUMNS = tuple(f.name for f in fields(NewRows) if f.name not in ("splits", "transfer_hint", "lists_pending"))
 
 
 @dataclass
@@ -278,8 +280,9 @@ def _settled_amount(held: int, booked: int) -> bool:
 def _replace_pending(ledger: Ledger, account_id: int, rows: NewRows, fresh: NewRows) -> list[dict]:
     """Remove earlier pending rows that this file books or no longer lists; returns them for undo.
 
-    A newer export is the authority on what is still pending inside the dates it covers. A pending
-    row the new file confirms (same amount within a few days) is replaced by the posted row.
+    A newer export is the authority on what is still pending inside the dates it covers, unless it
+    could not list them. A pending row the new file confirms (same amount within a few days) is
+    replaced by the posted row.
     """
     high = max(rows.posted)
     olds = ledger.query(
@@ -304,7 +307,7 @@ def _replace_pending(ledger: Ledger, account_id: int, rows: NewRows, fresh: NewR
             near(day) and _settled_amount(old["amount"], amount)
             for amount, day in booked_as.get(old["description"].casefold(), ())
         )
-        if confirmed or old["posted"] >= low:
+        if confirmed or (rows.lists_pending and old["posted"] >= low):
             gone.append(old)
     if gone:
         ledger.conn.executemany("DELETE FROM transactions WHERE id = ?", [(g["id"],) for g in gone])

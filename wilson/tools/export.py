@@ -10,7 +10,7 @@ import csv
 import io
 import json
 import os
-import tempfile
+import secrets
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -124,7 +124,7 @@ def export(ledger: Ledger, fmt: str, start: date | None = None, end: date | None
         raise ToolError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
     if start and end and end < start:
         raise ToolError(f"end date {end} is before start date {start}")
-    account_row = resolve_account(ledger, account) if account else None
+    account_row = resolve_account(ledger, account) if account is not None else None  # "" names no account
     account_id = account_row["id"] if account_row else None
     rows, splits = _select(ledger, start, end, account_id)
     span = Period(start or date.fromisoformat(rows[0]["posted"]), end or date.fromisoformat(rows[-1]["posted"])) if rows else None
@@ -144,10 +144,25 @@ def export(ledger: Ledger, fmt: str, start: date | None = None, end: date | None
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write via a temporary file in the same directory and rename, so a reader never sees half a file."""
+    """Write via a temporary file in the same directory and rename, so a reader never sees half a file.
+
+    A pipe, a device or `/dev/stdout` is written to, not replaced; a symlink's target is what gets
+    replaced; a read-only file is refused. A new file gets the umask's mode, a replaced one keeps its own.
+    """
+    if path.exists() and not path.is_file():
+        with path.open("w", encoding="utf-8", newline="") as handle:  # a FIFO, a device, process substitution
+            handle.write(text)
+        return
+    path = Path(os.path.realpath(path))
+    existing = path.stat().st_mode & 0o7777 if path.exists() else None
+    if existing is not None and not existing & 0o222:
+        raise PermissionError(13, "the file is read-only")
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    temp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies, as to any new file
     try:
+        if existing is not None:
+            os.chmod(temp, existing)
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
             handle.flush()
