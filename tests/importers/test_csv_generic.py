@@ -784,3 +784,21 @@ def test_latin_american_asian_and_african_layouts(name: str, amounts: list[int],
     result = parse(name)
     assert sorted(t.amount for t in result.transactions if not t.pending) == sorted(amounts)
     assert result.accounts[0].currency == currency
+
+
+def test_more_european_and_uk_layouts() -> None:
+    danske = parse("written/danske_no.csv")  # `Status`: `Reservert` and `Venter` are both still pending
+    assert [(t.amount, t.pending) for t in danske.transactions if t.pending] == [(-12000, True), (-9900, True)]
+    caixa = parse("written/cgd_pt.csv")  # `Data mov.`, `Débito`/`Crédito`, a closing `Saldo contabilístico` line
+    assert [t.amount for t in caixa.transactions] == [-4599, 250000, -425]
+    assert caixa.warnings == ["line 11: skipped 'Saldo contabilístico' (a balance line)"]
+    mbank = parse("written/mbank_pl_lista.csv")  # `#Saldo końcowe` in the category column, no date
+    assert [t.amount for t in mbank.transactions] == [-4599, 250000, -425]
+    nationwide = parse("written/nationwide_old.csv")  # `Transactions` is the description
+    assert [t.description for t in nationwide.transactions][0] == "Pay card TESCO STORES 3297"
+    metro = parse("written/metro_uk.csv")  # `In`/`Out`
+    assert [t.amount for t in metro.transactions] == [-1234, 250000, -4599]
+    op = parse("written/op_fi.csv")  # `Määrä EUROA`, `Saaja/Maksaja`, `Viesti`
+    assert [(t.amount, t.payee) for t in op.transactions] == [(-4599, "Amazon Eu"), (250000, "Acme Oy"), (-425, "Kahvila Helsinki")]
+    unicredit = parse("written/unicredit_it.csv")  # `Data Registrazione` is the booking date, before `Data valuta`
+    assert [t.posted for t in unicredit.transactions] == [date(2025, 3, 5), date(2025, 3, 3), date(2025, 3, 1)]

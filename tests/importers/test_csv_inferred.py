@@ -146,3 +146,10 @@ def test_headerless_balances_before_and_after_each_row_point_to_the_amount() -> 
 def test_headerless_australian_rows_read_day_first_from_their_span() -> None:
     result = parse("written/anz_au.csv")
     assert [(t.posted, t.amount) for t in result.transactions] == [(date(2024, 3, 4), -4567), (date(2024, 3, 1), 200000)]
+
+
+def test_a_column_of_lone_dashes_is_a_placeholder_not_debit_flags() -> None:
+    """Scotiabank's old headerless export: date, signed amount, `-`, type, description. Read as
+    D/C flags, the dashes made every deposit a withdrawal."""
+    result = parse_fixture("written/scotia_headerless.csv", "inferred_csv")
+    assert [t.amount for t in result.transactions] == [-425, 250000, -4599]

@@ -66,7 +66,8 @@ _TOTALS = re.compile(
 )
 _TOTAL_TEXT = re.compile(r"((daily|day|grand|sub-?|monthly)\s*)?totals?(\s+for\b.*)?:?", re.I)
 _PENDING = re.compile(
-    r"pending|pendient|pendent|vorgemerkt|authori[sz]|in bearbeitung|en attente|nicht gebucht|ausstehend|^offen$|^reserve|^varaus", re.I
+    r"pending|pendient|pendent|vorgemerkt|authori[sz]|in bearbeitung|en attente|nicht gebucht|ausstehend|^offen$|^reserve|^varaus"
+    r"|^venter\b|^v(?:ä|a)ntande", re.I  # Danske: `Venter`, waiting
 )
 _REVERTED = re.compile(
     r"revert|declin|fail|cancel|storn|abgelehnt|r(?:ü|ue|u)ckg(?:ä|ae|a)ngig|reject|void|refus|rechaz|recus|rifiut|geweigerd|afgewezen|odrzuc",
@@ -75,7 +76,7 @@ _REVERTED = re.compile(
 _SUMMARY = re.compile(
     r"(opening|closing|beginning|ending|starting|previous|new) balance\b|turnover$|anfangssaldo|endsaldo|tagessaldo|"
     r"schlusssaldo|saldo (alt|neu|anfang|ende)|solde (initial|final|precedent|au)|kontostand (alt|neu|vom|am)|"
-    r"(alter|neuer) kontostand|#?saldo (koncowe|końcowe|poczatkowe|początkowe)|saldo (anterior|inicial|final|total|do dia|del dia)",
+    r"(alter|neuer) kontostand|#?saldo (koncowe|końcowe|poczatkowe|początkowe)|saldo (anterior|inicial|final|total|do dia|del dia|contabil[ií]stico|dispon[ií]vel)",
     re.I,
 )
 _LAKH = re.compile(r"(?<![\d,])\d{1,2},\d\d,\d{3}(?:\.\d\d)?(?!\d)")
@@ -798,6 +799,8 @@ class _Conversion:
                 errors.append(RowError(line, "description is longer than 4 KB", _name(names, texts[0])))
             elif status == "reverted":
                 result.skipped_reverted += 1
+            elif i in balance_words:  # dated or not (mBank's and Caixa's closing lines have no date)
+                result.warnings.append(f"line {line}: skipped {balance_words[i][:60]!r} (a balance line)")
             elif posted[i] is None and not self._dated(i, result, parsed, status, date_cols, dropped):
                 pass
             elif _SUMMARY.match(description):
@@ -806,8 +809,6 @@ class _Conversion:
                 result.warnings.append(f"line {line}: skipped {description[:60]!r} (a totals line)")
             elif i == closing:
                 result.warnings.append(f"line {line}: skipped a closing balance line (a date and an amount, no text)")
-            elif i in balance_words:
-                result.warnings.append(f"line {line}: skipped {balance_words[i][:60]!r} (a balance line)")
             elif amounts[i] is None:
                 errors.append(RowError(line, "no amount", amount_name))
             elif amounts[i].__class__ is not int:

@@ -35,6 +35,7 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
         "transaction description", "purpose", "extended details", "payment reference",
         "message for payee", "memo description", "avisierungstext", "title", "text", "narration", "sub description",
         "action", "message", "transaction remarks", "remarks", "comment", "source destination",
+        "transactions",  # Nationwide's older current account and its credit card
     ),
     "original": ("original description", "original statement", "statement description"),  # beside a bank's cleaned name
     "amount": (
@@ -44,9 +45,9 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     "amount:1": ("gross", "subtotal"),  # PayPal: `Net` is what moved (`Gross` before the fee)
     "fee": ("fee", "fees", "transaction fee", "fee amount"),
     "debit": ("debit", "debits", "debit amount", "withdrawal", "withdrawals", "withdrawal amount", "paid out", "money out", "outflow", "charge",
-              "withdrawal amt", "dr"),
+              "withdrawal amt", "dr", "out"),
     "credit": ("credit", "credits", "credit amount", "deposit", "deposits", "deposit amount", "paid in", "money in", "inflow", "payment",
-               "deposit amt", "cr"),
+               "deposit amt", "cr", "in"),
     "direction": (
         "d k", "d c", "dr cr", "cr dr", "debit credit", "credit debit", "c d", "credit debit indicator",
         "debit credit indicator", "dr cr indicator", "cr dr indicator", "debit or credit", "credit or debit", "direction",
@@ -71,13 +72,14 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
 _OTHER: dict[str, tuple[str, ...]] = {
     "date:0": ("buchungstag", "buchungsdatum", "datum zauctovani", "boekingsdatum", "date comptable", "fecha contable", "datum verrekening",
                "data contabile", "bokforingsdatum", "bokforingsdag", "bogforingsdato", "reskontradatum", "kirjauspaiva",
-               "data lancamento", "data ksiegowania", "date d execution", "konyveles datuma", "boekdatum", "data rozliczenia"),
+               "data lancamento", "data ksiegowania", "date d execution", "konyveles datuma", "boekdatum", "data rozliczenia",
+               "data registrazione", "data contabilizzazione", "data mov", "data movimento"),
     "date:1": ("datum", "tranzakcio datuma", "datum provedeni", "transaktionsdatum", "belegdatum", "date operation", "date de l operation", "fecha", "data",
                "dato", "datum verrichting", "data operacji", "data transakcji", "transaktionsdag", "datum der transaktion", "fecha operacion",
-               "transactiedatum", "abschlussdatum"),
+               "transactiedatum", "abschlussdatum", "data operazione"),
     "date:2": (
         "valuta", "valutadatum", "wertstellung", "wertstellungsdatum", "date de valeur", "erteknap", "rentedatum", "valutadag",
-        "fecha valor", "data valuta", "data waluty",
+        "fecha valor", "data valuta", "data waluty", "data valor",
     ),
     "payee": (
         "empfanger", "empfaenger", "zahlungsempfanger", "zahlungsempfaenger", "auftraggeber empfanger",
@@ -86,7 +88,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "name zahlungsbeteiligter", "auftraggeber", "naam tegenpartij", "tegenpartij", "partner neve",
         "nazev protiuctu", "beneficiaire", "tiers", "handelaar", "commercant", "naam omschrijving", "nom de la contrepartie",
         "naam tegenpartij bevat", "dane kontrahenta", "maksaja", "maksunsaaja", "nimi", "afsender", "modtager", "navn",
-        "tegenrekeninghouder", "odbiorca zleceniodawca", "auftraggeber zahlungsempfanger", "empfanger zahlungspflichtiger",
+        "tegenrekeninghouder", "odbiorca zleceniodawca", "saaja maksaja", "auftraggeber zahlungsempfanger", "empfanger zahlungspflichtiger",
         "zahlungspflichtige r", "zahlungsempfanger in", "partnername", "nombre", "nome",
     ),
     "text": (
@@ -95,10 +97,10 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "toelichting", "zahlungsreferenz", "tekst", "rubrik", "buchungsdetails", "text mottagare", "libelles",
         "details du mouvement", "detail de l ecriture", "transactie", "communication", "descricao", "opis operacji", "tytul",
         "zprava pro prijemce", "otsikko", "beskrivelse", "poznamka", "beskrivning", "opis transakcji", "opis",
-        "vorgang verwendungszweck", "detalle", "lancamento", "historico",
+        "vorgang verwendungszweck", "detalle", "lancamento", "historico", "viesti",
     ),
     "amount": ("betrag", "bedrag", "montant", "importe", "importo", "belopp", "summe", "umsatz", "zauctovana castka", "tranzakcio osszege", "castka", "kwota",
-               "belob", "belop", "objem", "maara", "montant de l operation", "montante", "kwota transakcji",
+               "belob", "belop", "objem", "maara", "maara euroa", "montant de l operation", "montante", "kwota transakcji",
                "osszeg", "netto", "valor", "neto", "liquido"),
     "amount:1": ("brutto", "bruto"),  # PayPal in German, Spanish, Portuguese: the net is what moved
     "fee": ("gebuhr", "comision", "tarifa"),

@@ -94,8 +94,8 @@ def _roles(columns: list[list[str]]) -> dict[int, str] | None:
             roles[i] = "date"
         elif _mostly(map(_MONEY.fullmatch, filled), len(filled)) and any(map(_DECIMALS.search, filled)):
             money.append(i)
-        elif _mostly((c.lower() in DIRECTION_WORDS for c in cells), len(cells)):
-            roles[i] = "direction"
+        elif _mostly((c.lower() in DIRECTION_WORDS for c in cells), len(cells)) and set(filled) - {"-"}:
+            roles[i] = "direction"  # a column of lone dashes is a placeholder (Scotiabank's), not a flag
         elif _mostly(map(currency_code, cells), len(cells)):
             roles[i] = "currency"
     texts = [i for i in range(len(columns)) if i not in roles and i not in money]
