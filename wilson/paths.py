@@ -28,7 +28,8 @@ def data_dir(create: bool = True) -> Path:
 
 
 def ledger_path() -> Path:
-    return data_dir() / "wilson.db"
+    """Where the ledger lives; opening it creates the folder (and says so in one line when it can't)."""
+    return data_dir(create=False) / "wilson.db"
 
 
 def resource(name: str) -> Path:

@@ -152,3 +152,31 @@ def test_sqlite_utils_view_of_the_same_connection() -> None:
         table = ledger.db["accounts"]
         assert table.count == 1 and next(table.rows_where("currency = ?", ["EUR"]))["name"] == "Everyday"
         assert {"posted", "amount", "fingerprint"} <= set(ledger.db["transactions"].columns_dict)
+
+
+def test_account_totals_keep_currencies_apart(wilson_home: Path) -> None:
+    """A card's yen and dinar charges are never added to its dollars."""
+    with Ledger() as ledger:
+        card = ledger.create_account("Card", "credit_card", "USD")
+        with ledger.write() as conn:
+            conn.executemany(
+                "INSERT INTO transactions (account_id, posted, amount, currency, description, fingerprint) VALUES (?, '2025-01-02', ?, ?, 'X', ?)",
+                [(card["id"], -1250, "USD", 1), (card["id"], -15000, "JPY", 2), (card["id"], -1250, "KWD", 3), (card["id"], -100, "USD", 4)],
+            )
+        (row,) = ledger.accounts()
+        assert (row["net_amount"], row["other_currencies"], row["transactions"]) == (-1350, {"JPY": -15000, "KWD": -1250}, 4)
+
+
+@pytest.mark.parametrize("command", [["accounts"], ["export"], ["import", "x.csv"]])
+def test_a_data_folder_that_is_a_file_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]) -> None:
+    from click.testing import CliRunner
+
+    from wilson.cli import main
+
+    (tmp_path / "x.csv").write_text("Date,Description,Amount\n2025-01-02,X,-1.00\n")
+    (tmp_path / "home").write_text("")
+    monkeypatch.setenv("WILSON_HOME", str(tmp_path / "home" / "sub"))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, command)
+    assert result.exit_code == 1
+    assert result.output.strip() == f"wilson: {tmp_path}/home/sub/wilson.db: cannot create the ledger here ({tmp_path}/home is a file, not a folder)"

@@ -7,6 +7,7 @@ litellm, tiktoken or the importers.
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 
 import click
 
@@ -59,13 +60,22 @@ class LazyGroup(click.Group):
 
 
 def _log_traceback() -> str:
+    """The log goes beside the ledger, or to the temporary directory when the data directory is
+    what went wrong (`WILSON_HOME` naming a file)."""
+    import tempfile
     import traceback
 
     from wilson.paths import data_dir
 
-    path = data_dir() / "last-error.txt"
-    path.write_text(traceback.format_exc(), encoding="utf-8")
-    return str(path)
+    details = traceback.format_exc()
+    for folder in (data_dir, lambda: Path(tempfile.gettempdir())):
+        try:
+            path = folder() / "wilson-last-error.txt"
+            path.write_text(details, encoding="utf-8")
+            return str(path)
+        except OSError:
+            continue
+    return "no log could be written"
 
 
 @click.group(cls=LazyGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})

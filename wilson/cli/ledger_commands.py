@@ -210,6 +210,7 @@ def accounts_command(as_json: bool) -> None:
     for row in rows:
         row["balance"] = format_minor(row["balance"], row["currency"]) if row["balance"] is not None else None
         row["net_amount"] = format_minor(row["net_amount"], row["currency"])
+        row["other_currencies"] = {code: format_minor(amount, code) for code, amount in row["other_currencies"].items()}
     if as_json:
         print_json(rows)
         return

@@ -43,7 +43,12 @@ def _create_private(path: Path) -> None:
 
 def connect(path: Path) -> sqlite3.Connection:
     if not path.exists():
-        _create_private(path)
+        try:
+            _create_private(path)
+        except OSError as exc:  # WILSON_HOME naming a file, a folder without write permission
+            blocker = next((folder for folder in path.parents if folder.exists()), None)
+            reason = f"{blocker} is a file, not a folder" if blocker and not blocker.is_dir() else exc.strerror or str(exc)
+            raise LedgerError(f"{path}: cannot create the ledger here ({reason})") from None
     try:
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         conn.row_factory = sqlite3.Row

@@ -124,15 +124,27 @@ class Ledger:
         return self.account_by_id(cur.lastrowid)  # type: ignore[return-value]
 
     def accounts(self) -> list[dict]:
-        """Accounts with their posted-transaction counts, date ranges and balances."""
-        return self.query(
+        """Accounts with their posted-transaction counts, date ranges and balances.
+
+        `net_amount` sums the rows in the account's own currency; rows in another (a card charge
+        booked in yen) are summed apart in `other_currencies`, never added to it."""
+        rows = self.query(
             """
             SELECT a.*, COUNT(t.id) AS transactions, MIN(t.posted) AS first_date, MAX(t.posted) AS last_date,
-                   COALESCE(SUM(t.amount), 0) AS net_amount
+                   COALESCE(SUM(CASE WHEN t.currency = a.currency THEN t.amount END), 0) AS net_amount
             FROM accounts a LEFT JOIN transactions t ON t.account_id = a.id AND t.pending = 0
             GROUP BY a.id ORDER BY a.name
             """
         )
+        others: dict[int, dict[str, int]] = {}
+        for row in self.query(
+            "SELECT t.account_id, t.currency, SUM(t.amount) AS amount FROM transactions t JOIN accounts a ON a.id = t.account_id"
+            " WHERE t.pending = 0 AND t.currency != a.currency GROUP BY t.account_id, t.currency ORDER BY t.currency"
+        ):
+            others.setdefault(row["account_id"], {})[row["currency"]] = row["amount"]
+        for row in rows:
+            row["other_currencies"] = others.get(row["id"], {})
+        return rows
 
     def set_balance(self, account_id: int, amount: int, as_of: date | str, source: str = "manual") -> None:
         """Record a known balance; an older figure never overwrites a newer one."""
