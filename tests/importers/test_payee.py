@@ -6,7 +6,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from wilson.importers.payee import _clean, clean_payee
+from wilson.importers.payee import _clean, clean_payee, clean_payees, digit_shape
 
 CASES = [
     # US card descriptors: processors, store numbers, city and state
@@ -95,14 +95,14 @@ def test_never_empty(description: str) -> None:
     assert clean_payee(description).strip()
 
 
-def test_repeated_descriptions_are_cleaned_once() -> None:
-    """Imports call clean_payee per row; a repeated description must come from the cache."""
-    clean_payee.cache_clear()
-    descriptions = [text for text, _ in CASES] * 50
-    for text in descriptions:
-        clean_payee(text)
-    info = clean_payee.cache_info()
-    assert info.misses == len(set(descriptions)) and info.hits == len(descriptions) - len(set(descriptions))
+def test_a_column_is_cleaned_once_per_digit_shape() -> None:
+    """Imports clean a whole column: repeated descriptions, and ones differing only in their numbers,
+    are cleaned once."""
+    descriptions = [text for text, _ in CASES] * 50 + [f"SHELL OIL {n} HOUSTON TX" for n in range(10_000, 11_000)]
+    _clean.cache_clear()
+    assert clean_payees(descriptions) == [expected for _, expected in CASES] * 50 + ["Shell Oil"] * 1_000
+    shapes = {digit_shape(text) for text in descriptions}
+    assert _clean.cache_info().misses <= len(shapes) + len(CASES)  # and the few whose payee keeps a digit
 
 
 # Descriptions built from the pieces payee cleaning reacts to, with digits anywhere.
@@ -126,7 +126,6 @@ def test_digit_shape_sharing_changes_no_payee(description: str) -> None:
 
 def test_references_and_dates_share_one_cleaning() -> None:
     _clean.cache_clear()
-    clean_payee.cache_clear()
     for n in range(1_000):
         assert clean_payee(f"DEBIT CARD PURCHASE 03/{n % 28 + 1:02d} STARBUCKS STORE #{n} SEATTLE WA REF {n * 7919}") == "Starbucks"
     assert _clean.cache_info().misses <= 10

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.tools.books import Books
 from wilson.tools.merchants import MERCHANTS, merchant_category
@@ -209,3 +212,25 @@ def test_model_batches_are_capped(books, llm_providers, monkeypatch):
     result = books.run("categorize_transactions", use_model=True)
     assert result["model"]["rows_sent"] == 3 and result["model"]["not_sent"] == 2
     assert [books.row(i)["category"] for i in ids] == ["Other"] * 3 + [None] * 2
+
+
+def _one_alternation(direction: str, text: str) -> str | None:
+    """The specification: one alternation of every keyword, longest first, whole words."""
+    table = {kw: category for category, where, keywords in MERCHANTS if where in (direction, "any") for kw in keywords}
+    alternation = "|".join(re.escape(kw) for kw in sorted(table, key=len, reverse=True))
+    found = re.search(rf"(?<![\w&+])(?:{alternation})(?![\w&+])", text, re.IGNORECASE)
+    return table[found.group(0).casefold()] if found else None
+
+
+_KEYWORDS = [kw for _, _, keywords in MERCHANTS for kw in keywords]
+
+
+@settings(max_examples=300)
+@given(st.lists(st.one_of(st.sampled_from(_KEYWORDS), st.from_regex(r"[0-9]{1,4}|[A-Z]{1,6}|[ &+*#-]", fullmatch=True)), max_size=8))
+def test_keywords_are_matched_as_one_alternation_would(parts: list[str]) -> None:
+    """Keywords without digits are matched once per digit shape of the text, those with digits
+    (`phillips 66`, `o2`) on the text itself; together they find what one alternation finds."""
+    for joiner in (" ", ""):
+        text = joiner.join(parts)
+        for amount, direction in ((-1, "out"), (1, "in")):
+            assert merchant_category(text, None, amount) == _one_alternation(direction, text)

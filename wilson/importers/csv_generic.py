@@ -79,6 +79,8 @@ _SUMMARY = re.compile(
     r"(alter|neuer) kontostand|#?saldo (koncowe|końcowe|poczatkowe|początkowe)|saldo (anterior|inicial|final|total|do dia|del dia|contabil[ií]stico|dispon[ií]vel)",
     re.I,
 )
+# Either, in one C-level pass over a column of 100k distinct descriptions.
+_SUMMARY_OR_TOTAL = re.compile(rf"(?:{_SUMMARY.pattern})|(?:{_TOTAL_TEXT.pattern})\Z", re.I)
 _LAKH = re.compile(r"(?<![\d,])\d{1,2},\d\d,\d{3}(?:\.\d\d)?(?!\d)")
 _DECISIVE = re.compile(r"[.,]\d{1,2}(?!\d)|\d[.,]\d{3}[.,]")
 _UNGROUPED = {  # numbers a lone separator cannot be grouping: `1500.000`, `-0.500`, `-45.6700` (U.S. Bank)
@@ -769,7 +771,7 @@ class _Conversion:
             suspects.update(i for i, status in enumerate(statuses) if status != "booked")
         if None in posted:
             suspects.update(i for i, day in enumerate(posted) if day is None)
-        summaries = {text for text in set(descriptions) if _SUMMARY.match(text) or _TOTAL_TEXT.fullmatch(text)}
+        summaries = set(filter(_SUMMARY_OR_TOTAL.match, set(descriptions)))
         if summaries:
             suspects.update(i for i, text in enumerate(descriptions) if text in summaries)
         # A last row with a date and money and nothing else, under rows that all have text, is the

@@ -387,10 +387,10 @@ def _digests(materials: Iterable[bytes]) -> list[int]:
 
 def _preparer(categorize: Callable[[NewRows], None] | None) -> Callable[[NewRows], None]:
     """What new rows get just before they are written: a cleaned payee, then any categories."""
-    from wilson.importers.payee import clean_payee
+    from wilson.importers.payee import clean_payees
 
     def prepare(rows: NewRows) -> None:
-        cleaned = per_distinct(clean_payee, rows.description)
+        cleaned = clean_payees(rows.description)
         rows.payee = cleaned if rows.payee.count(None) == len(rows) else [
             payee or clean for payee, clean in zip(rows.payee, cleaned)
         ]

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Iterable
+
+from wilson.importers.payee import digit_shape
 
 # (category, direction, keywords). direction: "out" (amount < 0), "in" (amount > 0) or "any".
 MERCHANTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
@@ -91,11 +94,22 @@ MERCHANTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 
 
 @lru_cache(maxsize=None)
-def _pattern(direction: str) -> tuple[re.Pattern[str], dict[str, str]]:
-    """One alternation per direction, longest keyword first, and keyword → category."""
+def _patterns(direction: str) -> tuple[re.Pattern[str], re.Pattern[str], dict[str, str]]:
+    """The keywords without digits and the few with them (`phillips 66`, `1password`), each set as
+    one alternation, longest first; and keyword → category.
+
+    A keyword without digits matches the same way in every text that differs only in its digits,
+    so its match is found once per digit shape: 100k descriptions that each carry their own
+    reference number are a few dozen shapes. Only the short list with digits reads each text.
+    """
     table = {kw: category for category, where, keywords in MERCHANTS if where in (direction, "any") for kw in keywords}
-    alternation = "|".join(re.escape(kw) for kw in sorted(table, key=len, reverse=True))
-    return re.compile(rf"(?<![\w&+]){'(?:' + alternation + ')'}(?![\w&+])", re.IGNORECASE), table
+    numbered = {kw for kw in table if re.search(r"\d", kw)}
+    return _alternation(table.keys() - numbered), _alternation(numbered), table
+
+
+def _alternation(keywords: Iterable[str]) -> re.Pattern[str]:
+    alternation = "|".join(re.escape(kw) for kw in sorted(keywords, key=len, reverse=True)) or "(?!)"
+    return re.compile(rf"(?<![\w&+])(?:{alternation})(?![\w&+])", re.IGNORECASE)
 
 
 def merchant_category(description: str | None, payee: str | None, amount: int) -> str | None:
@@ -111,6 +125,20 @@ def merchant_category(description: str | None, payee: str | None, amount: int) -
 
 @lru_cache(maxsize=65_536)
 def _lookup(direction: str, text: str) -> str | None:
-    pattern, table = _pattern(direction)
-    found = pattern.search(text)
-    return table[found.group(0).casefold()] if found else None
+    """The category of the leftmost keyword in `text` (the longest, where several start there),
+    as one alternation of every keyword would find it."""
+    _, numbered, table = _patterns(direction)
+    found = [span for span in (_plain_span(direction, digit_shape(text)), _span(numbered.search(text))) if span]
+    if not found:
+        return None
+    start, end = min(found, key=lambda span: (span[0], span[0] - span[1]))
+    return table[text[start:end].casefold()]
+
+
+@lru_cache(maxsize=65_536)
+def _plain_span(direction: str, shape: str) -> tuple[int, int] | None:
+    return _span(_patterns(direction)[0].search(shape))
+
+
+def _span(found: re.Match[str] | None) -> tuple[int, int] | None:
+    return found.span() if found else None
