@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -345,6 +346,25 @@ def test_cli_errors_are_one_line_without_traceback(tmp_path: Path) -> None:
     ]
 
 
+def test_odd_paths_are_one_line_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A symlink loop, a name holding a line break, an endless stream (`/dev/zero`: it states no
+    size, so the read stops at the limit), and a batch number SQLite cannot hold."""
+    from wilson.importers import formats
+
+    (tmp_path / "loop_a").symlink_to(tmp_path / "loop_b")
+    (tmp_path / "loop_b").symlink_to(tmp_path / "loop_a")
+    odd = write(tmp_path, "bad\nrow.csv", "2025-01-02,X,abc\n")
+    monkeypatch.setattr(formats, "MAX_FILE_BYTES", 1024 * 1024)
+    endless = ["/dev/zero"] if Path("/dev/zero").exists() else []
+    for target in [str(tmp_path / "loop_a"), str(odd), *endless]:
+        result = CliRunner().invoke(main, ["import", target])
+        assert result.exit_code == 1 and len(result.output.strip().splitlines()) == 1, result.output
+    assert "too many levels of symbolic links" in CliRunner().invoke(main, ["import", str(tmp_path / "loop_a")]).output
+    if endless:
+        assert "more than 1 MB to read" in CliRunner().invoke(main, ["import", "/dev/zero"]).output
+    assert CliRunner().invoke(main, ["import", "--undo", str(2**70)]).output == f"wilson: no import batch {2**70}\n"
+
+
 def test_interrupted_import_leaves_ledger_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from wilson.importers import pipeline
 
@@ -633,6 +653,29 @@ def test_undo_restores_a_replaced_pending_row_whose_id_a_later_row_took(tmp_path
         assert sorted((r["description"], r["pending"]) for r in rows(ledger)) == [
             ("AMAZON", 0), ("SPOTIFY", 0), ("WHOLE FOODS", 1),
         ]
+
+
+def test_a_second_undo_waiting_for_the_first_finds_the_batch_undone(tmp_path: Path) -> None:
+    """Two undos of one batch at once (two terminals): the one that waited for the write lock must
+    see the batch undone, not put the pending row it had replaced back a second time."""
+    with Ledger() as first, Ledger() as second:
+        batches = import_batches(first, tmp_path, PENDING_THEN_POSTED)
+        failed: list[Exception] = []
+
+        def undo_again() -> None:
+            try:
+                undo_batch(second, batches[2])
+            except LookupError as exc:
+                failed.append(exc)
+
+        with first.write():
+            undo_batch(first, batches[2])
+            waiting = threading.Thread(target=undo_again)
+            waiting.start()
+            time.sleep(0.3)  # the second undo is now queued behind this transaction
+        waiting.join(timeout=30)
+        assert failed and "already undone" in str(failed[0])
+        assert sorted((r["description"], r["pending"]) for r in rows(first)) == [("AMAZON", 0), ("SPOTIFY", 0), ("WHOLE FOODS", 1)]
 
 
 def test_an_older_export_imported_again_does_not_bring_back_a_pending_row(tmp_path: Path) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 import stat
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -180,3 +182,62 @@ def test_a_data_folder_that_is_a_file_is_one_line(tmp_path: Path, monkeypatch: p
     result = CliRunner().invoke(main, command)
     assert result.exit_code == 1
     assert result.output.strip() == f"wilson: {tmp_path}/home/sub/wilson.db: cannot create the ledger here ({tmp_path}/home is a file, not a folder)"
+
+
+def test_processes_opening_a_new_ledger_at_once_each_apply_nothing_twice(tmp_path: Path) -> None:
+    """The first run of the TUI and a CLI command together (or after an upgrade): each migration is
+    applied by whichever gets the write lock first and skipped by the others."""
+    path, ready, failures = tmp_path / "race.db", threading.Barrier(8), []
+
+    def open_it() -> None:
+        ready.wait()
+        try:
+            Ledger(path).close()
+        except LedgerError as exc:
+            failures.append(str(exc))
+
+    threads = [threading.Thread(target=open_it) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    with Ledger(path) as ledger:
+        assert ledger.scalar("SELECT COUNT(*) FROM schema_migrations") == len(ledger_db.migration_files())
+
+
+def test_a_ledger_from_a_newer_wilson_is_refused(tmp_path: Path) -> None:
+    with Ledger(tmp_path / "w.db") as ledger:
+        ledger.conn.execute("INSERT INTO schema_migrations (version, name) VALUES (999, '999_future.sql')")
+    with pytest.raises(LedgerError, match=r"w\.db: this ledger was upgraded by a newer Wilson \(schema 999"):
+        Ledger(tmp_path / "w.db")
+
+
+@pytest.mark.parametrize(("message", "meaning"), [
+    ("file is not a database", "not a Wilson ledger"),
+    ("attempt to write a readonly database", "the ledger is read-only"),
+    ("database or disk is full", "is the disk full?"),
+    ("disk I/O error", "is the disk full?"),
+    ("database is locked", "the ledger is busy"),
+])
+def test_sqlite_errors_say_what_is_wrong(message: str, meaning: str) -> None:
+    """A good ledger that is read-only or on a full disk must never be called "not a Wilson ledger"."""
+    assert meaning in ledger_db.describe(sqlite3.OperationalError(message))
+
+
+def test_a_writer_waits_for_another_in_short_turns_then_says_busy(wilson_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another writer's lock is waited out (a big import holds it for tens of seconds) in short
+    turns, so Ctrl-C is not ignored meanwhile; past the wait it is one line, not a traceback."""
+    from wilson.ledger import service
+
+    monkeypatch.setattr(service, "WRITE_WAIT_S", 0.6)
+    with Ledger() as first, Ledger() as second:
+        with first.write():
+            started = time.monotonic()
+            with pytest.raises(LedgerError, match="the ledger is busy: another Wilson is writing to it"):
+                with second.write():
+                    pass
+            assert 0.5 < time.monotonic() - started < 5
+        with second.write() as conn:  # free again
+            conn.execute("INSERT INTO accounts (name) VALUES ('After')")
+        assert second.scalar("PRAGMA busy_timeout") == ledger_db.BUSY_TIMEOUT_MS

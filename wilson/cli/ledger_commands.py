@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from wilson.cli.output import fail, print_json
+from wilson.cli.output import complain, fail, print_json
 
 _STAGES = ("reading", "checking", "writing")
 
@@ -53,14 +53,17 @@ def import_command(
             fail("give either --undo or --history, not both")
         if (undo is not None or history) and (dry_run or skip_bad or account or forced_format or currency):
             fail("--dry-run, --skip-bad, --account, --format and --currency apply to importing files, not to --undo/--history")
-        if undo is not None:
-            _undo(ledger, undo, as_json)
-        elif history:
-            _history(ledger, as_json)
-        elif not paths:
-            fail("give one or more files to import (or --undo BATCH, --history)")
-        else:
-            _import(ledger, paths, account, forced_format, currency, dry_run, skip_bad, as_json)
+        try:
+            if undo is not None:
+                _undo(ledger, undo, as_json)
+            elif history:
+                _history(ledger, as_json)
+            elif not paths:
+                fail("give one or more files to import (or --undo BATCH, --history)")
+            else:
+                _import(ledger, paths, account, forced_format, currency, dry_run, skip_bad, as_json)
+        except LedgerError as exc:  # busy past the wait, read-only, disk full
+            fail(str(exc))
 
 
 def _currency_code(value: str | None) -> str | None:
@@ -92,7 +95,7 @@ def _import(ledger, paths, account, forced_format, currency, dry_run, skip_bad, 
                     )
             except (ImportRefused, LedgerError) as exc:
                 failures.append(str(exc))
-                click.echo(f"wilson: {exc}", err=True)
+                complain(str(exc))
                 continue
             except KeyboardInterrupt:
                 fail(f"{path}: interrupted; nothing from this file was written", code=130)
@@ -164,6 +167,8 @@ def _print_summary(summary) -> None:  # type: ignore[no-untyped-def]
 def _undo(ledger, batch_id: int, as_json: bool) -> None:  # type: ignore[no-untyped-def]
     from wilson.ledger.imports import undo_batch
 
+    if not 0 < batch_id < 2**63:
+        fail(f"no import batch {batch_id}")
     try:
         undone = undo_batch(ledger, batch_id)
     except LookupError as exc:

@@ -11,8 +11,13 @@ import click
 
 def fail(message: str, code: int = 1) -> NoReturn:
     """Print a one-line error (never a traceback) and exit non-zero."""
-    click.echo(f"wilson: {message}", err=True)
+    complain(message)
     sys.exit(code)
+
+
+def complain(message: str) -> None:
+    """One line on stderr, even for a file whose name holds a line break."""
+    click.echo(f"wilson: {message}".replace("\r", "\\r").replace("\n", "\\n"), err=True)
 
 
 def print_json(value: Any) -> None:

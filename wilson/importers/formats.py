@@ -69,17 +69,23 @@ def read_text(path: Path) -> str:
     from wilson.importers.text import decode
 
     source = str(path)
+    limit = f"the limit is {MAX_FILE_BYTES // (1024 * 1024)} MB"
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise ImportRefused(source, f"file is {size // (1024 * 1024)} MB; the limit is {MAX_FILE_BYTES // (1024 * 1024)} MB")
-        data = path.read_bytes()
+            raise ImportRefused(source, f"file is {size // (1024 * 1024)} MB; {limit}")
+        with path.open("rb") as handle:  # a pipe or a device states no size: read no further than the limit
+            data = handle.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            raise ImportRefused(source, f"more than {MAX_FILE_BYTES // (1024 * 1024)} MB to read; {limit}")
     except FileNotFoundError:
         raise ImportRefused(source, "no such file") from None
     except IsADirectoryError:
         raise ImportRefused(source, "is a directory, not a file") from None
     except PermissionError:
         raise ImportRefused(source, "permission denied") from None
+    except OSError as exc:  # a symlink loop, a device that cannot be read
+        raise ImportRefused(source, (exc.strerror or str(exc)).lower()) from None
     if not data or data.isspace():
         raise ImportRefused(source, "the file is empty")
     return decode(data, source)

@@ -60,8 +60,23 @@ def connect(path: Path) -> sqlite3.Connection:
         # anomaly scans over two years of rows otherwise re-read the same pages from disk.
         conn.execute("PRAGMA cache_size = -16384")
     except sqlite3.DatabaseError as exc:
-        raise LedgerError(f"{path}: not a Wilson ledger ({exc})") from None
+        raise LedgerError(f"{path}: {describe(exc)}") from None
     return conn
+
+
+def describe(exc: sqlite3.Error) -> str:
+    """What a SQLite error means for the user: only a file that is not a database is "not a
+    ledger"; a good ledger that is read-only, on a full disk or busy must not be called one."""
+    text = str(exc)
+    if "not a database" in text or "malformed" in text:
+        return f"not a Wilson ledger ({text})"
+    if "readonly" in text or "read-only" in text:
+        return f"the ledger is read-only ({text})"
+    if "locked" in text or "busy" in text:
+        return "the ledger is busy: another Wilson is writing to it; try again when it is done"
+    if "full" in text or "I/O" in text:
+        return f"cannot write the ledger ({text}); is the disk full?"
+    return f"cannot use the ledger ({text})"
 
 
 def migrate(conn: sqlite3.Connection) -> list[int]:
@@ -72,13 +87,21 @@ def migrate(conn: sqlite3.Connection) -> list[int]:
         " applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')))"
     )
     done = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
+    known = migration_files()
+    if done and max(done) > known[-1][0]:
+        raise LedgerError(
+            f"this ledger was upgraded by a newer Wilson (schema {max(done)}; this one knows {known[-1][0]}): upgrade Wilson to use it"
+        )
     applied = []
-    for version, path in migration_files():
+    for version, path in known:
         if version in done:
             continue
         script = path.read_text(encoding="utf-8")
         try:
             conn.execute("BEGIN IMMEDIATE")
+            if conn.execute("SELECT 1 FROM schema_migrations WHERE version = ?", (version,)).fetchone():
+                conn.execute("ROLLBACK")  # another process opening the ledger at the same time applied it
+                continue
             # executescript would commit first; run statement by statement inside our transaction.
             for statement in _statements(script):
                 conn.execute(statement)
@@ -110,5 +133,12 @@ def open_ledger(path: Path | None = None) -> sqlite3.Connection:
     """Open (creating and upgrading as needed) the user's ledger."""
     path = path or ledger_path()
     conn = connect(path)
-    migrate(conn)
+    try:
+        migrate(conn)
+    except LedgerError as exc:
+        conn.close()
+        raise LedgerError(f"{path}: {exc}") from None
+    except sqlite3.Error as exc:
+        conn.close()
+        raise LedgerError(f"{path}: {describe(exc)}") from None
     return conn

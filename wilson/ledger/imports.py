@@ -474,13 +474,15 @@ def undo_batch(ledger: Ledger, batch_id: int) -> Undone:
     """Remove exactly what a batch added, and put back what it changed: the rows it replaced or
     deleted, the transfer category it gave earlier rows it linked to its own, the balances it set,
     and the accounts it created (when nothing else holds on to them)."""
-    batch = ledger.query_one("SELECT * FROM import_batches WHERE id = ?", (batch_id,))
-    if batch is None:
-        raise LookupError(f"no import batch {batch_id}")
-    if batch["undone_at"]:
-        raise LookupError(f"import batch {batch_id} was already undone on {batch['undone_at']}")
-    changes = json.loads(batch["account_changes"] or "{}")
     with ledger.write() as conn:
+        # Read under the write lock: a second undo of the same batch, queued behind the first,
+        # must see it undone rather than put the rows it replaced back a second time.
+        batch = ledger.query_one("SELECT * FROM import_batches WHERE id = ?", (batch_id,))
+        if batch is None:
+            raise LookupError(f"no import batch {batch_id}")
+        if batch["undone_at"]:
+            raise LookupError(f"import batch {batch_id} was already undone on {batch['undone_at']}")
+        changes = json.loads(batch["account_changes"] or "{}")
         linked_to_batch = "transfer_id IN (SELECT id FROM transactions WHERE batch_id = ?)"
         conn.execute(
             f"UPDATE transactions SET category_id = NULL, category_source = NULL WHERE {linked_to_batch}"

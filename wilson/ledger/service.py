@@ -7,17 +7,20 @@ way leaves the ledger as it was. Reads are plain SQL on the shared connection.
 from __future__ import annotations
 
 import sqlite3
+import time
 from contextlib import contextmanager
 from datetime import date
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
-from wilson.ledger.db import LedgerError, open_ledger
+from wilson.ledger.db import BUSY_TIMEOUT_MS, LedgerError, describe, open_ledger
 
 if TYPE_CHECKING:
     import sqlite_utils
 
+WRITE_WAIT_S = 300  # how long a writer waits for another to finish before saying the ledger is busy
+WRITE_POLL_MS = 200
 ACCOUNT_TYPES = ("checking", "savings", "credit_card", "cash", "loan", "investment")
 LIQUID_TYPES = ("checking", "savings", "cash")
 
@@ -65,7 +68,7 @@ class Ledger:
             finally:
                 self._depth -= 1
             return
-        self.conn.execute("BEGIN IMMEDIATE")
+        self._begin()
         self._depth = 1
         try:
             yield self.conn
@@ -76,6 +79,22 @@ class Ledger:
             self.conn.execute("COMMIT")
         finally:
             self._depth = 0
+
+    def _begin(self) -> None:
+        """Take the write lock, waiting up to WRITE_WAIT_S for another writer (a 1M-row import
+        holds it for tens of seconds). SQLite waits in short turns, so Ctrl-C still works."""
+        deadline = time.monotonic() + WRITE_WAIT_S
+        self.conn.execute(f"PRAGMA busy_timeout = {WRITE_POLL_MS}")
+        try:
+            while True:
+                try:
+                    self.conn.execute("BEGIN IMMEDIATE")
+                    return
+                except sqlite3.OperationalError as exc:  # busy, read-only, disk full
+                    if "locked" not in str(exc) or time.monotonic() > deadline:
+                        raise LedgerError(describe(exc)) from None
+        finally:
+            self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
 
     def query(self, sql: str, params: Sequence[Any] | dict = ()) -> list[dict]:
         return [dict(row) for row in self.conn.execute(sql, params)]
