@@ -102,8 +102,10 @@ def uniform_columns(text: str, delimiter: str, first_line: int) -> tuple[int, li
         separator, joined = delimiter, body.replace("\n", _ROW_END + delimiter)
     first = joined[: joined.find(_ROW_END)] if _ROW_END in joined else joined
     width = first.count(separator) + 1
-    cells = joined.split(separator)
     rows = body.count("\n") + 1
+    del body, first  # a 100k-row file's text is held three times over here: let two go before the split
+    cells = joined.split(separator)
+    del joined
     if len(cells) != rows * width:
         return None
     # Aligned when each row's last cell holds one of the rows - 1 markers (a marker always ends a cell).

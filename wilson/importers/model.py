@@ -54,8 +54,10 @@ def payee_of(name: str) -> str:
 
 
 def squeeze(text: str) -> str:
-    """Runs of whitespace as one space, none at the ends: how descriptions are compared and kept."""
-    return " ".join(text.split())
+    """Runs of whitespace as one space, none at the ends: how descriptions are compared and kept.
+    A text already squeezed comes back as itself, so a column of them is not held twice."""
+    squeezed = " ".join(text.split())
+    return text if squeezed == text else squeezed
 
 
 _DEFAULTS: dict[str, Any] = {f.name: None if f.default is MISSING else f.default for f in fields(ParsedTransaction)}
