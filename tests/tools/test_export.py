@@ -58,6 +58,7 @@ def books(tmp_path) -> Books:
     b.add("Euro Konto", "2025-05-10", "-12.30", "REWE", payee="Rewe", category="Groceries")
     b.add("Euro Konto", "2025-05-10", "7.25", "ZINSEN", payee="Bank", category="Interest")
     b.add("Yen", "2025-05-11", "-1500", "TOKYO SHOP")
+    b.add("Checking", "2025-05-12", "0.00", "FEE WAIVED", category="Fees")
     b.add("Dinar", "2025-05-12", "-1.250", "KUWAIT SHOP")
     b.add("Checking", "2025-05-13", "-5.00", "CUSTOM CAT", category=b.ledger.category("Streaming")["name"])
     return b
@@ -139,6 +140,7 @@ def test_beancount_loads_and_balances(books, tmp_path):
     transfers = [e for e in entries if getattr(e, "narration", "").startswith("CARD PAYMENT")]
     assert len(transfers) == 1 and len(transfers[0].postings) == 2
     assert not any(getattr(e, "narration", "") == "PENDING THING" for e in entries)
+    assert [e for e in entries if getattr(e, "narration", "") == "FEE WAIVED"]  # a zero row is exported as counted
 
 
 def test_beancount_from_a_start_date_opens_with_earlier_balances(books, tmp_path):

@@ -96,7 +96,7 @@ def build_entries(rows: list[dict], splits: dict[int, list[dict]], openings: lis
     exported = {row["id"]: row for row in rows}
     done: set[int] = set()
     for row in rows:
-        if row["id"] in done or row["amount"] == 0:
+        if row["id"] in done:  # a zero row (a waived fee) too: the count says it is there
             continue
         entry = Entry(date.fromisoformat(row["posted"]), row["id"], row["payee"] or "", row["description"], row["notes"])
         entry.postings.append((names.own(row["account"]), row["amount"], row["currency"]))
