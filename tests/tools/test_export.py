@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import threading
 from collections import defaultdict
+from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
@@ -108,6 +109,8 @@ def test_json_carries_splits_and_transfers(books, tmp_path):
     assert costco["category_path"] == "Food:Groceries"
     legs = [t for t in data["transactions"] if t["description"].startswith("CARD PAYMENT")]
     assert {t["id"] for t in legs} == {t["transfer_id"] for t in legs}
+    empty = json.loads(export(books.ledger, "json", date(2030, 2, 1), date(2030, 2, 28)).text)["covered"]
+    assert empty == {"transactions": 0, "start_date": "2030-02-01", "end_date": "2030-02-28"}  # the dates asked, with no rows
 
 
 def _beancount_balances(path: Path) -> tuple[dict, list]:

@@ -127,7 +127,8 @@ def export(ledger: Ledger, fmt: str, start: date | None = None, end: date | None
     account_row = resolve_account(ledger, account) if account is not None else None  # "" names no account
     account_id = account_row["id"] if account_row else None
     rows, splits = _select(ledger, start, end, account_id)
-    span = Period(start or date.fromisoformat(rows[0]["posted"]), end or date.fromisoformat(rows[-1]["posted"])) if rows else None
+    first, last = (date.fromisoformat(rows[0]["posted"]), date.fromisoformat(rows[-1]["posted"])) if rows else (start, end)
+    span = Period(start or first, end or last) if (start or first) and (end or last) else None  # the dates asked for, even with no rows
     currencies = sorted({row["currency"] for row in rows})
     block = covered(span, len(rows), currencies, account=account_row["name"] if account_row else None)
     if fmt == "csv":
