@@ -800,5 +800,11 @@ def test_more_european_and_uk_layouts() -> None:
     assert [t.amount for t in metro.transactions] == [-1234, 250000, -4599]
     op = parse("written/op_fi.csv")  # `Määrä EUROA`, `Saaja/Maksaja`, `Viesti`
     assert [(t.amount, t.payee) for t in op.transactions] == [(-4599, "Amazon Eu"), (250000, "Acme Oy"), (-425, "Kahvila Helsinki")]
+    isbank = parse("written/isbank_tr.csv")  # Turkish: `Tarih`, `Açıklama`, `Tutar`, `Bakiye`
+    assert [(t.posted, t.amount, t.description) for t in isbank.transactions] == [
+        (date(2025, 3, 5), -24590, "MİGROS KADIKÖY"), (date(2025, 3, 3), 2500000, "MAAŞ ÖDEMESİ ACME A.Ş."),
+    ]
+    garanti = parse("written/garanti_tr_cp1254.csv")  # cp1254 `Açıklama`, `Para Birimi;TL` above the table
+    assert garanti.accounts[0].currency == "TRY" and garanti.transactions[1].description == "MAAS ODEMESI ACME A.S."
     unicredit = parse("written/unicredit_it.csv")  # `Data Registrazione` is the booking date, before `Data valuta`
     assert [t.posted for t in unicredit.transactions] == [date(2025, 3, 5), date(2025, 3, 3), date(2025, 3, 1)]

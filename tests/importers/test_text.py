@@ -44,6 +44,8 @@ def test_cp1250_czech_file() -> None:
         ("Płatność kartą Żabka Łódź", "cp1250"),
         ("Őszi bérlet Győr", "cp1250"),
         ("Původní částka a měna", "cp1250"),
+        ("Açıklama;MAAŞ ÖDEMESİ;Kadıköy Doğuş", "cp1254"),  # Turkish
+        ("Færsla;Kaupþing Reykjavík, Guðrún Sýn", "cp1252"),  # Icelandic: the same bytes, with acute vowels
     ],
 )
 def test_legacy_code_page_choice(text: str, encoding: str) -> None:

@@ -234,3 +234,9 @@ def test_keywords_are_matched_as_one_alternation_would(parts: list[str]) -> None
         text = joiner.join(parts)
         for amount, direction in ((-1, "out"), (1, "in")):
             assert merchant_category(text, None, amount) == _one_alternation(direction, text)
+
+
+def test_turkish_dotted_capital_i_finds_its_keyword() -> None:
+    """re matches `MİGROS` to `migros` letter by letter; casefold() makes it `mi̇gros`."""
+    assert merchant_category("MİGROS KADIKÖY", None, -24590) == "Groceries"
+    assert merchant_category(None, "NETFLİX", -1599) == "Streaming"

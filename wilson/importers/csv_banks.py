@@ -61,7 +61,7 @@ class Dialect:
             return replace(self.account, name=f"{self.account.name} …{digits[1]}")
         product = self.file_product.match(name) if self.file_product else None
         if product:
-            kind = _PRODUCT_TYPES[product[1].casefold()]
+            kind = next(kind for word, kind in _PRODUCT_TYPES.items() if re.fullmatch(word, product[1], re.IGNORECASE))
             label = kind.replace("_", " ").title()
             return replace(self.account, name=f"{self.account.institution} {label} {product[2]}", type=kind)
         return self.account

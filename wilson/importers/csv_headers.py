@@ -76,7 +76,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
                "data registrazione", "data contabilizzazione", "data mov", "data movimento"),
     "date:1": ("datum", "tranzakcio datuma", "datum provedeni", "transaktionsdatum", "belegdatum", "date operation", "date de l operation", "fecha", "data",
                "dato", "datum verrichting", "data operacji", "data transakcji", "transaktionsdag", "datum der transaktion", "fecha operacion",
-               "transactiedatum", "abschlussdatum", "data operazione"),
+               "transactiedatum", "abschlussdatum", "data operazione", "tarih", "islem tarihi"),
     "date:2": (
         "valuta", "valutadatum", "wertstellung", "wertstellungsdatum", "date de valeur", "erteknap", "rentedatum", "valutadag",
         "fecha valor", "data valuta", "data waluty", "data valor",
@@ -97,11 +97,11 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "toelichting", "zahlungsreferenz", "tekst", "rubrik", "buchungsdetails", "text mottagare", "libelles",
         "details du mouvement", "detail de l ecriture", "transactie", "communication", "descricao", "opis operacji", "tytul",
         "zprava pro prijemce", "otsikko", "beskrivelse", "poznamka", "beskrivning", "opis transakcji", "opis",
-        "vorgang verwendungszweck", "detalle", "lancamento", "historico", "viesti",
+        "vorgang verwendungszweck", "detalle", "lancamento", "historico", "viesti", "aciklama",
     ),
     "amount": ("betrag", "bedrag", "montant", "importe", "importo", "belopp", "summe", "umsatz", "zauctovana castka", "tranzakcio osszege", "castka", "kwota",
                "belob", "belop", "objem", "maara", "maara euroa", "montant de l operation", "montante", "kwota transakcji",
-               "osszeg", "netto", "valor", "neto", "liquido"),
+               "osszeg", "netto", "valor", "neto", "liquido", "tutar", "islem tutari"),
     "amount:1": ("brutto", "bruto"),  # PayPal in German, Spanish, Portuguese: the net is what moved
     "fee": ("gebuhr", "comision", "tarifa"),
     "debit": (
@@ -117,11 +117,11 @@ _OTHER: dict[str, tuple[str, ...]] = {
     "direction": ("soll haben", "s h", "bevetel kiadas", "af bij", "debet credit", "creditdebet", "credit debet"),
     "balance": (
         "saldo", "kontostand", "solde", "egyenleg", "saldo nach buchung", "verfugbares guthaben", "saldo po operacji",
-        "saldo po transakcji", "bokfort saldo", "guthaben", "saldos",
+        "saldo po transakcji", "bokfort saldo", "guthaben", "saldos", "bakiye",
     ),
     "currency": (
         "waehrung", "wahrung", "munt", "zahlungswahrung", "monn", "devise", "mena uctu", "mena", "tranzakcio devizaneme",
-        "devizanem", "divisa", "devise du compte", "devies", "waluta", "valuutta", "valutacode",
+        "devizanem", "divisa", "devise du compte", "devies", "waluta", "valuutta", "valutacode", "para birimi",
     ),
     "account:-1": ("auftragskonto",),
     "account:0": ("kontoname",),
@@ -165,9 +165,12 @@ MONEY_ROLES = ("amount", "debit", "credit", "balance", "fee", "original_amount",
 _CODED_AMOUNT = re.compile(r"([A-Z]{3})\$")  # RBC's `CAD$` and `USD$` columns: amounts in that currency
 
 
+_WHOLE_LETTERS = str.maketrans({"ß": "ss", "ø": "o", "æ": "ae", "ł": "l", "ı": "i", "đ": "d"})  # letters NFKD keeps whole
+
+
 def normalise_header(name: str) -> str:
     """Lower case, no accents, no parentheses, punctuation as single spaces: one key per spelling."""
-    name = name.lower().replace("ß", "ss").replace("ø", "o").replace("æ", "ae").replace("ł", "l")  # letters NFKD keeps whole
+    name = name.lower().translate(_WHOLE_LETTERS)
     text = unicodedata.normalize("NFKD", _PARENTHETICAL.sub(" ", name))
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     return " ".join(re.sub(r"[^a-z0-9]+", " ", text).split())
@@ -217,9 +220,10 @@ def classify(header: str) -> tuple[str, int, bool] | None:
 def currency_code(text: str) -> str | None:
     """`eur` → `EUR` when the text is a common ISO 4217 code (or says euros)."""
     code = text.strip().upper()
-    if code in ("EURO", "EUROS"):
-        return "EUR"
-    return code if code in _CURRENCY_CODES else None
+    return _CURRENCY_NAMES.get(code) or (code if code in _CURRENCY_CODES else None)
+
+
+_CURRENCY_NAMES = {"EURO": "EUR", "EUROS": "EUR", "TL": "TRY"}  # `Para Birimi;TL`: Turkish lira
 
 
 def cell_currency(text: str) -> str | None:

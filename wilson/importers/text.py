@@ -30,7 +30,9 @@ _BOMS = (
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
 # Letters each code page decodes a differing byte to, when they are typical of real text.
-_TYPICAL = {"cp1252": "àåñèòøæùûêãð", "cp1250": "čěřůňőűąęłśćźżťľďăşţńđ"}
+_TYPICAL = {"cp1252": "àåñèòøæùûêãðþ", "cp1250": "čěřůňőűąęłśćźżťľďăşţńđ", "cp1254": "ışğ"}
+# Turkish writes no acute vowel; Icelandic, whose ð þ ý share Turkish letters' bytes, writes many.
+_ACUTE = re.compile(rb"[\xe1\xe9\xed\xf3\xfa\xc1\xc9\xcd\xd3\xda]")
 _POUNDS = re.compile(r"£\s?\d")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
 _NON_ASCII_LINE = re.compile(rb"[^\n]*[\x80-\xff][^\n]*")
@@ -132,7 +134,8 @@ def _declared_encoding(data: bytes) -> str | None:
 
 
 def _legacy_encoding(data: bytes) -> str:
-    """cp1252 unless the accented lines read as Central European text under cp1250.
+    """cp1252 unless the accented lines read as Central European text under cp1250, or as Turkish
+    under cp1254 (`ı`, `ş`, `ğ`, and no acute vowel).
 
     The two code pages share most accented letters; where a byte differs, each decoding yields a
     letter typical of its languages or an unlikely one (`ě` vs `ì`, `ł` vs `³`). Letters that are
@@ -150,4 +153,7 @@ def _legacy_encoding(data: bytes) -> str:
         scores[encoding] = sum(1 for ch in decoded if ch.lower() in typical)
     if scores["cp1252"] >= 0:  # `£12.34` in pounds (cp1250 reads the byte as `Ł`)
         scores["cp1252"] += len(_POUNDS.findall(sample.decode("cp1252")))
-    return "cp1250" if scores["cp1250"] > scores["cp1252"] else "cp1252"
+    if _ACUTE.search(sample):
+        scores["cp1254"] = -1
+    best = max(("cp1252", "cp1250", "cp1254"), key=lambda encoding: scores[encoding])  # a tie is cp1252
+    return best if scores[best] > scores["cp1252"] else "cp1252"

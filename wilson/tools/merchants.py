@@ -132,7 +132,10 @@ def _lookup(direction: str, text: str) -> str | None:
     if not found:
         return None
     start, end = min(found, key=lambda span: (span[0], span[0] - span[1]))
-    return table[text[start:end].casefold()]
+    matched = text[start:end]
+    return table.get(matched.casefold()) or next(  # `MİGROS`: re folds `İ` to `i`, casefold() to `i̇`
+        category for keyword, category in table.items() if re.fullmatch(re.escape(keyword), matched, re.IGNORECASE)
+    )
 
 
 @lru_cache(maxsize=65_536)
