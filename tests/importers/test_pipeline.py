@@ -543,6 +543,8 @@ def test_every_parser_hands_over_squeezed_descriptions() -> None:
         assert descriptions == [squeeze(d) for d in descriptions], path.name
         checked += 1
     assert checked >= 20
+    text = "STARBUCKS #123 SEATTLE WA"
+    assert squeeze(text) is text and squeeze(f" {text}\t") == text  # a squeezed column is not held twice
 
 
 def test_pending_rows_that_carry_the_running_balance_are_part_of_its_chain(tmp_path: Path) -> None:
