@@ -387,9 +387,10 @@ def _digests(materials: Iterable[bytes]) -> list[int]:
 
 def _preparer(categorize: Callable[[NewRows], None] | None) -> Callable[[NewRows], None]:
     """What new rows get just before they are written: a cleaned payee, then any categories."""
-    from wilson.importers.payee import clean_payees
 
     def prepare(rows: NewRows) -> None:
+        from wilson.importers.payee import clean_payees  # its patterns compile only when a file has new rows
+
         cleaned = clean_payees(rows.description)
         rows.payee = cleaned if rows.payee.count(None) == len(rows) else [
             payee or clean for payee, clean in zip(rows.payee, cleaned)
