@@ -82,6 +82,7 @@ CASES = [
     ("DEBIT PURCHASE -VISA TARGET 00012345", "Target"),
     ("DEBIT CARD PURCHASE, *****12345678, AUT 011325 VISA DDA PUR WAWA 123", "Wawa"),
     ("ATM FEE REBATE", "ATM Fee Rebate"),  # not a cash withdrawal
+    ("NETFLİX.COM İSTANBUL", "Netflix İstanbul"),  # Turkish dotted capitals: no dot left over
 ]
 
 

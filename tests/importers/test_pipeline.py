@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -363,6 +364,21 @@ def test_odd_paths_are_one_line_too(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     if endless:
         assert "more than 1 MB to read" in CliRunner().invoke(main, ["import", "/dev/zero"]).output
     assert CliRunner().invoke(main, ["import", "--undo", str(2**70)]).output == f"wilson: no import batch {2**70}\n"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_named_pipe_is_read_once(tmp_path: Path) -> None:
+    """`wilson import <(unzip -p export.zip)`: a pipe can be read only once, so the batch's hash
+    comes from the bytes parsed, not from a second read that would hang or find nothing."""
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    feeder = threading.Thread(target=lambda: pipe.write_text(JAN_FEB))
+    feeder.start()
+    with Ledger() as ledger:
+        summary = import_file(ledger, pipe, account="Checking")
+        feeder.join(timeout=10)
+        digest = ledger.scalar("SELECT file_hash FROM import_batches")
+    assert summary.added == 5 and digest == hashlib.sha256(JAN_FEB.encode()).hexdigest()
 
 
 def test_interrupted_import_leaves_ledger_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

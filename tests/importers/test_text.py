@@ -45,6 +45,7 @@ def test_cp1250_czech_file() -> None:
         ("Őszi bérlet Győr", "cp1250"),
         ("Původní částka a měna", "cp1250"),
         ("Açıklama;MAAŞ ÖDEMESİ;Kadıköy Doğuş", "cp1254"),  # Turkish
+        ("MİGROS KADIKÖY;NETFLİX;ŞOK MARKET", "cp1254"),  # in capitals
         ("Færsla;Kaupþing Reykjavík, Guðrún Sýn", "cp1252"),  # Icelandic: the same bytes, with acute vowels
     ],
 )

@@ -241,3 +241,10 @@ def test_a_writer_waits_for_another_in_short_turns_then_says_busy(wilson_home: P
         with second.write() as conn:  # free again
             conn.execute("INSERT INTO accounts (name) VALUES ('After')")
         assert second.scalar("PRAGMA busy_timeout") == ledger_db.BUSY_TIMEOUT_MS
+
+
+def test_account_names_match_in_any_letter_case_beyond_ascii(wilson_home: Path) -> None:
+    with Ledger() as ledger:
+        created = ledger.create_account("Épargne Čížek")
+        assert ledger.account("ÉPARGNE ČÍŽEK")["id"] == created["id"] and ledger.account("épargne čížek")["id"] == created["id"]
+        assert ledger.account("Épargne Ciz") is None

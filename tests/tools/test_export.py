@@ -23,6 +23,7 @@ from click.testing import CliRunner
 
 from tests.tools.books import Books
 from wilson.cli import main
+from wilson.importers.model import ImportRefused
 from wilson.importers.pipeline import import_file
 from wilson.ledger import Ledger
 from wilson.money import to_decimal
@@ -318,15 +319,57 @@ def _without_ids(text: str) -> list[list[str]]:
 
 def test_csv_export_imports_back_unchanged(books, tmp_path):
     """Wilson's own CSV is a dialect: into an empty ledger it gives back the same export (account
-    names, payees and the user's own categories included), and imported again it adds nothing."""
+    names, payees and the user's own categories included, under their parents), and imported again
+    it adds nothing."""
+    books.ledger.ensure_category("Freelance", "Income")
+    books.add("Checking", "2025-05-20", "400.00", "INVOICE 17", category="Freelance")
     path = _write(books, tmp_path, "csv")
     with Ledger(tmp_path / "rebuilt.db") as rebuilt:
         summary = import_file(rebuilt, path)
         assert summary.format == "wilson"
+        assert rebuilt.category("Freelance")["kind"] == "income"  # `Income:Freelance`, not a new expense
+        assert rebuilt.scalar("SELECT DISTINCT category_source FROM transactions WHERE category_id IS NOT NULL") == "user"
         assert summary.added == summary.rows_read == len(_without_ids(path.read_text())) - 1
         assert _without_ids(export(rebuilt, "csv").text) == _without_ids(path.read_text())
         again = import_file(rebuilt, path)
         assert (again.added, again.duplicates) == (0, summary.added)
+
+
+def _edited(text: str, order: list[str], delimiter: str = ",", blank_account_on: int | None = None) -> str:
+    """The export as a spreadsheet saves it back: columns reordered or dropped, another delimiter."""
+    rows = list(csv.DictReader(io.StringIO(text)))
+    if blank_account_on is not None:
+        rows[blank_account_on]["account"] = ""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, order, delimiter=delimiter, extrasaction="ignore", lineterminator="\r\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(("order", "delimiter"), [
+    (["amount", "currency", "date", "account", "description", "payee", "category", "notes", "id"], ","),
+    (["date", "account", "description", "payee", "amount", "currency", "category"], ";"),  # no id, European Excel
+    (["id", "date", "account", "description", "payee", "amount", "currency", "category", "notes", "my note"], "\t"),
+])
+def test_an_export_edited_in_a_spreadsheet_is_still_wilsons(books, tmp_path, order, delimiter):
+    path = _write(books, tmp_path, "csv")
+    with Ledger(tmp_path / "rebuilt.db") as rebuilt:
+        first = import_file(rebuilt, path)
+        edited = tmp_path / "edited.csv"
+        edited.write_text(_edited(path.read_text(), order, delimiter), encoding="utf-8")
+        again = import_file(rebuilt, edited)
+        assert (again.format, again.added, again.duplicates) == ("wilson", 0, first.added)
+
+
+def test_a_row_of_an_export_without_its_account_is_a_row_error(books, tmp_path):
+    """One cleared cell must not send the whole file into an account named after it."""
+    path = _write(books, tmp_path, "csv")
+    order = ["id", "date", "account", "description", "payee", "amount", "currency", "category", "notes"]
+    path.write_text(_edited(path.read_text(), order, blank_account_on=2), encoding="utf-8")
+    with Ledger(tmp_path / "rebuilt.db") as rebuilt:
+        with pytest.raises(ImportRefused, match="line 4, column account: no account"):
+            import_file(rebuilt, path)
 
 
 def test_csv_export_leaves_pending_rows_alone(books, tmp_path):

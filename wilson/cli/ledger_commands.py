@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from wilson.cli.output import complain, fail, print_json
+from wilson.cli.output import complain, fail, one_line, print_json
 
 _STAGES = ("reading", "checking", "writing")
 
@@ -146,7 +146,7 @@ class _progress:
 
 def _print_summary(summary) -> None:  # type: ignore[no-untyped-def]
     verb = "would add" if summary.dry_run else "added"
-    click.echo(f"{summary.path} ({summary.format}) → {', '.join(summary.accounts)}")
+    click.echo(one_line(f"{summary.path} ({summary.format}) → {', '.join(summary.accounts)}"))
     click.echo(
         f"  rows read {summary.rows_read}, {verb} {summary.added}, duplicates skipped {summary.duplicates}, "
         f"pending kept {summary.pending_added}, pending skipped {summary.pending_skipped}"
@@ -194,7 +194,7 @@ def _history(ledger, as_json: bool) -> None:  # type: ignore[no-untyped-def]
     for row in rows:
         state = f" (undone {row['undone_at']})" if row["undone_at"] else ""
         click.echo(
-            f"{row['id']:>4}  {row['imported_at']}  {row['file_name']}  {row['format']}  {row['account'] or 'several'}"
+            f"{row['id']:>4}  {row['imported_at']}  {one_line(row['file_name'])}  {row['format']}  {row['account'] or 'several'}"
             f"  read {row['rows_read']}, added {row['added']}, duplicates {row['duplicates']}{state}"
         )
 

@@ -17,7 +17,11 @@ def fail(message: str, code: int = 1) -> NoReturn:
 
 def complain(message: str) -> None:
     """One line on stderr, even for a file whose name holds a line break."""
-    click.echo(f"wilson: {message}".replace("\r", "\\r").replace("\n", "\\n"), err=True)
+    click.echo(f"wilson: {one_line(message)}", err=True)
+
+
+def one_line(text: str) -> str:
+    return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
 def print_json(value: Any) -> None:

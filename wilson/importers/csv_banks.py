@@ -31,6 +31,7 @@ class Dialect:
     marker: str | None = None  # text the bank's rows carry, for a header another bank writes too
     file_digits: re.Pattern[str] | None = None  # the account's last digits in the bank's file names
     file_product: re.Pattern[str] | None = None  # the product and its number in the bank's file names
+    edited: bool = False  # a file people edit in a spreadsheet: its columns in any order, saved with `;` or tabs
 
     def detect(self, text: str) -> int:
         head_text = head_of(text)
@@ -49,7 +50,7 @@ class Dialect:
         found = self._find(head_of(text))
         if found is None:
             raise ImportRefused(source, f"not a {self.account.name} export: no {','.join(self.headers[0])} header in the first lines")
-        return parse_table(text, source, ",", found[0], self._layout, options)
+        return parse_table(text, source, found[2], found[0], self._layout, options)
 
     def _account_for(self, source: str) -> AccountInfo:
         """The product's account, named with its last digits when the file's name carries them,
@@ -66,10 +67,14 @@ class Dialect:
             return replace(self.account, name=f"{self.account.institution} {label} {product[2]}", type=kind)
         return self.account
 
-    def _find(self, head_text: str) -> tuple[int, bool] | None:
-        """(line, exact) of the first of the dialect's headers found, an exact one preferred."""
+    def _find(self, head_text: str) -> tuple[int, bool, str] | None:
+        """(line, exact, delimiter) of the first of the dialect's headers found, an exact one preferred."""
         head = sniff(head_text)
-        found = [hit for hit in map(head.find, self.headers) if hit is not None]
+        delimiters = tuple(head.rows) if self.edited else (",",)
+        found = [
+            (*hit, delimiter) for delimiter in delimiters for header in self.headers
+            if (hit := head.find(header, delimiter, any_order=self.edited)) is not None
+        ]
         return max(found, key=lambda hit: hit[1], default=None)
 
     def _layout(self, header: list[str]) -> Layout:
@@ -223,12 +228,17 @@ FORMATS = [
     ),
     Dialect(
         "wilson",  # Wilson's own `export --format csv`, so a ledger can be rebuilt from it or moved
-        (("id", "date", "account", "description", "payee", "amount", "currency", "category", "notes"),),
+        (
+            ("id", "date", "account", "description", "payee", "amount", "currency", "category", "notes", "category_path"),
+            ("id", "date", "account", "description", "payee", "amount", "currency", "category", "notes"),  # before category_path
+            ("date", "account", "description", "payee", "amount", "currency", "category"),  # edited: `id`, `notes` gone
+        ),
         {
             "date": "date", "description": "original", "payee": "ledger_payee", "account": "ledger_account", "amount": "amount",
-            "currency": "currency", "category": "category", "notes": "notes",
+            "currency": "currency", "category": "category", "category_path": "category", "notes": "notes",  # the path wins
         },
         AccountInfo(),
         day_first=None,
+        edited=True,
     ),
 ]

@@ -116,17 +116,20 @@ class Head:
                     best = (delimiter, line, cells, score)
         return best
 
-    def find(self, header: tuple[str, ...], delimiter: str = ",") -> tuple[int, bool] | None:
-        """(line, exact) of a row holding `header` in order, in any letter case (`Card no.`);
-        `exact` when nothing else is there."""
+    def find(self, header: tuple[str, ...], delimiter: str = ",", any_order: bool = False) -> tuple[int, bool] | None:
+        """(line, exact) of a row holding `header` in order (or, `any_order`, anywhere in the row),
+        in any letter case (`Card no.`); `exact` when nothing else is there."""
         wanted = tuple(name.casefold() for name in header)
         for line, cells in self.rows.get(delimiter, []):
             stripped = [c.strip().casefold() for c in cells]
             while stripped and not stripped[-1]:
                 stripped.pop()
+            found = tuple(c for c in stripped if c in wanted)
+            if any_order and sorted(found) == sorted(wanted):
+                return line, len(stripped) == len(wanted)
             if tuple(stripped) == wanted:
                 return line, True
-            if len(stripped) > len(wanted) and tuple(c for c in stripped if c in wanted) == wanted:
+            if len(stripped) > len(wanted) and found == wanted:
                 return line, False
         return None
 
@@ -177,7 +180,7 @@ class Layout:
     single: dict[str, int] = field(default_factory=dict)  # amount, debit, balance, ...
     european: bool = False
     account_is_name: bool = False
-    account_per_currency: bool = True  # a named product in several currencies is an account per currency
+    ledger_accounts: bool = False  # the account column holds a ledger's own names (Wilson's export)
     booked_on_first_date: bool = False  # the first date column is a booking date, a later one the purchase's
 
 
@@ -242,7 +245,7 @@ def layout_from_roles(cells: list[str], roles: dict[str, str], booked_first: boo
         elif role in ("account_name", "ledger_account"):
             layout.single["account"] = i
             layout.account_is_name = True
-            layout.account_per_currency = role == "account_name"  # a ledger's own names are whole
+            layout.ledger_accounts = role == "ledger_account"
         else:
             layout.single[role] = i
     layout.booked_on_first_date = booked_first and len(layout.dates) > 1
@@ -615,18 +618,27 @@ class _Conversion:
             parsed["currency"] = row_currencies
         self._extras(parsed, money, seps, direction, currency)
         if "account_key" in parsed and not all(map(parsed["account_key"].__getitem__, kept)):
-            # A file's own-account column is filled on every row; one left blank on some (card
-            # payments) holds the counterparty's account number (DKB's "Kontonummer" next to "BLZ").
-            del parsed["account_key"]
-        if "account_key" in parsed and self.layout.account_is_name and self.layout.account_per_currency and row_currencies is not None:
+            if self.layout.ledger_accounts:  # a ledger's export names every row's account: a blank is a row error
+                kept = self._named_rows(result, parsed["account_key"], parsed["line"], kept)
+            else:
+                # A file's own-account column is filled on every row; one left blank on some (card
+                # payments) holds the counterparty's account number (DKB's "Kontonummer" next to "BLZ").
+                del parsed["account_key"]
+        if "account_key" in parsed and self.layout.account_is_name and not self.layout.ledger_accounts and row_currencies is not None:
             # A product held in several currencies is an account per currency (Revolut's Current in
-            # EUR and in USD), named the same whichever of them a file holds.
+            # EUR and in USD), named the same whichever of them a file holds; a ledger's names are whole.
             parsed["account_key"] = [f"{key} {code or currency}" for key, code in zip(parsed["account_key"], row_currencies)]
         rows = ParsedRows(parsed, count).take(kept)
         result.transactions = rows
         result.accounts = self._accounts(rows, currency)
         result.errors.sort(key=lambda e: e.line)
         return result
+
+    def _named_rows(self, result: ParseResult, accounts: list[str], lines: list[int], kept: Sequence[int]) -> list[int]:
+        """The kept rows that name their account; the others are row errors."""
+        column = _name(self.names, self.layout.single["account"])
+        result.errors += [RowError(lines[i], "no account", column) for i in kept if not accounts[i]]
+        return [i for i in kept if accounts[i]]
 
     def _descriptions(self, texts: list[int]) -> list[str]:
         """Each row's text: the bank's original statement text where it keeps one beside its cleaned

@@ -96,7 +96,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "libelle operation", "zprava", "reszletek", "kozlemeny", "descripcion", "concepto", "descrizione", "causale",
         "toelichting", "zahlungsreferenz", "tekst", "rubrik", "buchungsdetails", "text mottagare", "libelles",
         "details du mouvement", "detail de l ecriture", "transactie", "communication", "descricao", "opis operacji", "tytul",
-        "zprava pro prijemce", "otsikko", "beskrivelse", "poznamka", "beskrivning", "opis transakcji", "opis",
+        "zprava pro prijemce", "otsikko", "beskrivelse", "poznamka", "beskrivning", "opis transakcji", "opis", "popis",
         "vorgang verwendungszweck", "detalle", "lancamento", "historico", "viesti", "aciklama",
     ),
     "amount": ("betrag", "bedrag", "montant", "importe", "importo", "belopp", "summe", "umsatz", "zauctovana castka", "tranzakcio osszege", "castka", "kwota",

@@ -8,6 +8,8 @@ format; `--format NAME` may force one.
 
 from __future__ import annotations
 
+import hashlib
+
 import importlib
 from pathlib import Path
 from typing import Protocol
@@ -68,6 +70,11 @@ def read_text(path: Path) -> str:
     """The file's text, whatever encoding and line endings it uses."""
     from wilson.importers.text import decode
 
+    return decode(read_bytes(path), str(path))
+
+
+def read_bytes(path: Path) -> bytes:
+    """The file's bytes, read once (a pipe or process substitution cannot be read twice)."""
     source = str(path)
     limit = f"the limit is {MAX_FILE_BYTES // (1024 * 1024)} MB"
     try:
@@ -88,13 +95,17 @@ def read_text(path: Path) -> str:
         raise ImportRefused(source, (exc.strerror or str(exc)).lower()) from None
     if not data or data.isspace():
         raise ImportRefused(source, "the file is empty")
-    return decode(data, source)
+    return data
 
 
 def parse_file(path: Path, forced_format: str | None = None, currency: str | None = None) -> ParseResult:
+    from wilson.importers.text import decode
+
     source = str(path)
-    text = read_text(path)
+    data = read_bytes(path)
+    text = decode(data, source)
     fmt, result = _best_reading(ranked_formats(text, source, forced_format), text, source, currency)
+    result.file_hash = hashlib.sha256(data).hexdigest()
     if not result.transactions and not result.errors:
         if forced_format and not fmt.detect(text):
             raise ImportRefused(source, f"no transactions read as {forced_format} (--format); is it another format?")

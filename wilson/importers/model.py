@@ -178,6 +178,7 @@ class ParseResult:
     skipped_pending: int = 0  # pending rows the parser dropped (if it does not keep them flagged)
     skipped_reverted: int = 0  # reverted/declined/cancelled rows, never booked
     superseded: list[tuple[str, str]] = field(default_factory=list)  # (account key, bank id) an OFX correction replaces or deletes
+    file_hash: str = ""  # sha256 of the bytes read, for the batch record
 
 
 class ImportRefused(Exception):

@@ -216,7 +216,7 @@ def _tidy_case(text: str) -> str:
             words.append(_case_word(word))
         else:
             words.append(_LETTERS.sub(_case_run, word))
-    return " ".join(words)
+    return " ".join(words).replace("i\u0307", "i")  # `NETFLİX` → `Netflix`: Python lowers `İ` to `i` and a dot above
 
 
 def _case_run(m: re.Match[str]) -> str:

@@ -109,7 +109,7 @@ def _import_file(
         raise ImportRefused(source, _describe_errors(result.errors))
     if not rows:
         raise ImportRefused(source, "no readable transactions" + (f" ({_describe_errors(result.errors)})" if result.errors else ""))
-    file_hash = hashlib.sha256(path.read_bytes()).hexdigest()
+    file_hash = result.file_hash
     say("checking")
     summary = ImportSummary(
         batch_id=None,
@@ -322,20 +322,21 @@ def _ledger_rows(ledger: Ledger, result: ParseResult, rows: ParsedRows, accounts
         notes=rows.column("notes"), pending=pending, bank_id=rows.column("bank_id"),
         original_amount=rows.column("original_amount"), original_currency=rows.column("original_currency"),
     )
-    new.lists_pending = result.format not in _LEDGER_EXPORTS
+    restored = result.format in _LEDGER_EXPORTS
+    new.lists_pending = not restored
     if rows.has("category") or rows.has("splits"):
-        _bank_categories(ledger, rows, new, create=result.format in ("qif", *_LEDGER_EXPORTS))
+        _bank_categories(ledger, rows, new, create=restored or result.format == "qif", source="user" if restored else "bank")
     if rows.has("transfer_account"):
         new.transfer_hint = {i for i, other in enumerate(rows.column("transfer_account")) if other}
     return new
 
 
-# A ledger's own export (Wilson's CSV): its categories are the user's, and it leaves pending rows
-# out by design, so it says nothing about which are still pending.
+# A ledger's own export (Wilson's CSV): its categories are the user's, settled (no rule should
+# redo them), and it leaves pending rows out by design, so it says nothing about which still pend.
 _LEDGER_EXPORTS = ("wilson",)
 
 
-def _bank_categories(ledger: Ledger, rows: ParsedRows, new: NewRows, create: bool) -> None:
+def _bank_categories(ledger: Ledger, rows: ParsedRows, new: NewRows, create: bool, source: str) -> None:
     """Categories the file supplies. A bank's category column lands only where it names one of
     ours; a QIF file's categories are the user's own (from Quicken and the like), as are those of
     a ledger's export, so they are added."""
@@ -343,7 +344,7 @@ def _bank_categories(ledger: Ledger, rows: ParsedRows, new: NewRows, create: boo
     for i, (category, splits) in enumerate(zip(rows.column("category"), rows.column("splits"))):
         if category:
             new.category_id[i] = categories.resolve(category, create=create or bool(splits))
-            new.category_source[i] = "bank" if new.category_id[i] else None
+            new.category_source[i] = source if new.category_id[i] else None
         if splits:
             new.splits[i] = [(s.amount, categories.resolve(s.category, create=True), s.memo) for s in splits]
 

@@ -30,7 +30,7 @@ _BOMS = (
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
 # Letters each code page decodes a differing byte to, when they are typical of real text.
-_TYPICAL = {"cp1252": "àåñèòøæùûêãðþ", "cp1250": "čěřůňőűąęłśćźżťľďăşţńđ", "cp1254": "ışğ"}
+_TYPICAL = {"cp1252": "àåñèòøæùûêãðþ", "cp1250": "čěřůňőűąęłśćźżťľďăşţńđ", "cp1254": "ıİşğ"}
 # Turkish writes no acute vowel; Icelandic, whose ð þ ý share Turkish letters' bytes, writes many.
 _ACUTE = re.compile(rb"[\xe1\xe9\xed\xf3\xfa\xc1\xc9\xcd\xd3\xda]")
 _POUNDS = re.compile(r"£\s?\d")
@@ -150,7 +150,7 @@ def _legacy_encoding(data: bytes) -> str:
         except UnicodeDecodeError:
             scores[encoding] = -1
             continue
-        scores[encoding] = sum(1 for ch in decoded if ch.lower() in typical)
+        scores[encoding] = sum(1 for ch in decoded if ch in typical or ch.lower() in typical)  # `İ` lowers to two letters
     if scores["cp1252"] >= 0:  # `£12.34` in pounds (cp1250 reads the byte as `Ł`)
         scores["cp1252"] += len(_POUNDS.findall(sample.decode("cp1252")))
     if _ACUTE.search(sample):

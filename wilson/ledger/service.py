@@ -110,7 +110,13 @@ class Ledger:
     # -- accounts ----------------------------------------------------------------------------
 
     def account(self, name: str) -> dict | None:
-        return self.query_one("SELECT * FROM accounts WHERE name = ?", (name,))
+        """The account of that name in any letter case: SQLite's NOCASE folds only ASCII, so
+        `ÉPARGNE` and `Épargne` are matched here."""
+        found = self.query_one("SELECT * FROM accounts WHERE name = ?", (name,))
+        if found is None and not name.isascii():
+            folded = name.casefold()
+            found = next((row for row in self.query("SELECT * FROM accounts") if row["name"].casefold() == folded), None)
+        return found
 
     def account_by_id(self, account_id: int) -> dict | None:
         return self.query_one("SELECT * FROM accounts WHERE id = ?", (account_id,))

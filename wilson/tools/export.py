@@ -24,7 +24,8 @@ from wilson.tools.registry import ToolContext, ToolError, tool
 Format = Literal["csv", "json", "beancount", "ledger"]
 FORMATS = ("csv", "json", "beancount", "ledger")
 EXTENSIONS = {"csv": "csv", "json": "json", "beancount": "beancount", "ledger": "journal"}
-CSV_COLUMNS = ("id", "date", "account", "description", "payee", "amount", "currency", "category", "notes")
+# `category_path` (`Income:Freelance`) lets an import put a category back under its parent, of its kind.
+CSV_COLUMNS = ("id", "date", "account", "description", "payee", "amount", "currency", "category", "notes", "category_path")
 
 
 @dataclass
@@ -97,16 +98,15 @@ def _plain_row(row: dict) -> dict:
         "id": row["id"], "date": row["posted"], "account": row["account"]["name"], "description": row["description"],
         "payee": row["payee"] or "", "amount": money(row["amount"], row["currency"]), "currency": row["currency"],
         "category": row["category_path"][-1] if row["category_path"] else "", "notes": row["notes"] or "",
+        "category_path": ":".join(row["category_path"]) if row["category_path"] else "",
     }
 
 
 def _json(rows: list[dict], splits: dict[int, list[dict]], block: dict) -> str:
     items = []
     for row in rows:
-        item = _plain_row(row) | {
-            "category_path": ":".join(row["category_path"]) if row["category_path"] else None,
-            "transfer_id": row["transfer_id"],
-        }
+        item = _plain_row(row) | {"category_path": ":".join(row["category_path"]) if row["category_path"] else None,
+                                  "transfer_id": row["transfer_id"]}
         if row["id"] in splits:
             item["splits"] = [
                 {"amount": money(s["amount"], row["currency"]), "category": s["path"][-1] if s["path"] else None,
@@ -154,6 +154,10 @@ def write_atomic(path: Path, text: str) -> None:
         with path.open("w", encoding="utf-8", newline="") as handle:  # a FIFO, a device, process substitution
             handle.write(text)
         return
+    try:
+        os.stat(path)  # a symlink loop is an error here, not a link to replace
+    except FileNotFoundError:
+        pass  # a new file, or a link to one
     path = Path(os.path.realpath(path))
     existing = path.stat().st_mode & 0o7777 if path.exists() else None
     if existing is not None and not existing & 0o222:
