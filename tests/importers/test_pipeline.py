@@ -364,6 +364,9 @@ def test_odd_paths_are_one_line_too(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     if endless:
         assert "more than 1 MB to read" in CliRunner().invoke(main, ["import", "/dev/zero"]).output
     assert CliRunner().invoke(main, ["import", "--undo", str(2**70)]).output == f"wilson: no import batch {2**70}\n"
+    fine = write(tmp_path, "two\nlines.csv", "2025-01-02,X,-1.00\n")
+    summary = CliRunner().invoke(main, ["import", str(fine)]).output.splitlines()[0]
+    assert summary.startswith(f"{tmp_path}/two\\nlines.csv (generic_csv)")
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")

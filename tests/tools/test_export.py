@@ -278,6 +278,10 @@ class TestCli:
         locked.chmod(0o444)
         result = CliRunner().invoke(main, ["export", "-o", str(locked)])
         assert result.exit_code == 1 and "read-only" in result.stderr and locked.read_text() == "keep"
+        (tmp_path / "loop_a").symlink_to(tmp_path / "loop_b")
+        (tmp_path / "loop_b").symlink_to(tmp_path / "loop_a")
+        looped = CliRunner().invoke(main, ["export", "-o", str(tmp_path / "loop_a")])
+        assert looped.exit_code == 1 and "symbolic links" in looped.stderr and (tmp_path / "loop_a").is_symlink()
         mask = os.umask(0o027)
         try:
             assert CliRunner().invoke(main, ["export", "-o", str(fresh)]).exit_code == 0
