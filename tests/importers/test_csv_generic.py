@@ -806,5 +806,11 @@ def test_more_european_and_uk_layouts() -> None:
     ]
     garanti = parse("written/garanti_tr_cp1254.csv")  # cp1254 `Açıklama`, `Para Birimi;TL` above the table
     assert garanti.accounts[0].currency == "TRY" and garanti.transactions[1].description == "MAAS ODEMESI ACME A.S."
+    tinkoff = parse("written/tinkoff_ru_cp1251.csv")  # cp1251, Russian headers, the payment's amount in roubles
+    assert [(t.posted, t.amount, t.description) for t in tinkoff.transactions] == [
+        (date(2025, 3, 6), -123456, "Пятёрочка"), (date(2025, 3, 4), -185040, "NETFLIX.COM"),
+        (date(2025, 3, 3), 5000000, "Зарплата ООО Ромашка"),
+    ]
+    assert tinkoff.skipped_reverted == 1 and tinkoff.transactions[1].original_currency == "USD"
     unicredit = parse("written/unicredit_it.csv")  # `Data Registrazione` is the booking date, before `Data valuta`
     assert [t.posted for t in unicredit.transactions] == [date(2025, 3, 5), date(2025, 3, 3), date(2025, 3, 1)]

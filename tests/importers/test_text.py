@@ -46,6 +46,12 @@ def test_cp1250_czech_file() -> None:
         ("Původní částka a měna", "cp1250"),
         ("Açıklama;MAAŞ ÖDEMESİ;Kadıköy Doğuş", "cp1254"),  # Turkish
         ("MİGROS KADIKÖY;NETFLİX;ŞOK MARKET", "cp1254"),  # in capitals
+        ("Дата операции;Описание\nПятёрочка Москва;ОПЛАТА КАРТОЙ", "cp1251"),  # scripts written in high bytes only
+        ("Дата операции;Описание\nПятёрочка Москва;ОПЛАТА КАРТОЙ", "koi8_r"),
+        ("ΑΓΟΡΑ ΣΚΛΑΒΕΝΙΤΗΣ;Μισθός Εταιρεία", "cp1253"),
+        ("שופרסל דיל תל אביב;משכורת", "cp1255"),
+        ("كارفور دبي;راتب الشركة", "cp1256"),
+        ("Żabka Łódź zakupy ŚĆŹŃ ąęółśżźćń", "cp1250"),  # accents in a row are still Polish
         ("Færsla;Kaupþing Reykjavík, Guðrún Sýn", "cp1252"),  # Icelandic: the same bytes, with acute vowels
     ],
 )

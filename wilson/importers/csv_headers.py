@@ -143,6 +143,22 @@ _OTHER: dict[str, tuple[str, ...]] = {
     ),
     "original_currency": ("originalwahrung", "originalwaehrung", "fremdwahrung", "oorspr munt"),
 }
+# Russian and Ukrainian (written as `normalise_header` leaves them: `й` as `и`, `ї` as `і`).
+_CYRILLIC: dict[str, tuple[str, ...]] = {
+    "date:0": ("дата платежа", "дата проводки", "дата обработки", "дата списания"),
+    "date:1": ("дата операции", "дата", "дата транзакции", "дата i час операціі", "дата і час операціі", "дата операціі"),
+    "amount": ("сумма платежа", "сумма", "сума", "сума в валюті картки", "сумма в валюте счета"),
+    "original_amount": ("сумма операции", "сума в валюті операціі", "сумма в валюте операции"),
+    "original_currency": ("валюта операции", "валюта операціі"),
+    "currency": ("валюта платежа", "валюта", "валюта счета", "валюта картки"),
+    "text": ("описание", "описание операции", "назначение платежа", "детали операции", "деталі операціі", "призначення платежу", "опис"),
+    "payee": ("получатель", "контрагент", "отримувач"),
+    "debit": ("расход", "списание", "дебет", "видаток"),
+    "credit": ("приход", "поступление", "зачисление", "кредит", "надходження"),
+    "balance": ("остаток", "баланс", "залишок після операціі", "остаток после операции", "залишок"),
+    "category": ("категория", "категорія"),
+    "status": ("статус",),
+}
 _PATTERNS = (
     (re.compile(r"(vwz|verwendungszweck|description|transaction ref|details|memo|omschrijving|beschreibung) ?\d{1,2}"), "text"),
 )
@@ -165,20 +181,21 @@ MONEY_ROLES = ("amount", "debit", "credit", "balance", "fee", "original_amount",
 _CODED_AMOUNT = re.compile(r"([A-Z]{3})\$")  # RBC's `CAD$` and `USD$` columns: amounts in that currency
 
 
-_WHOLE_LETTERS = str.maketrans({"ß": "ss", "ø": "o", "æ": "ae", "ł": "l", "ı": "i", "đ": "d"})  # letters NFKD keeps whole
+_WHOLE_LETTERS = str.maketrans({"ß": "ss", "ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "ı": "i", "đ": "d"})  # letters NFKD keeps whole
 
 
 def normalise_header(name: str) -> str:
-    """Lower case, no accents, no parentheses, punctuation as single spaces: one key per spelling."""
+    """Lower case, no accents, no parentheses, punctuation as single spaces: one key per spelling.
+    Letters of other scripts stay (`Дата операции`), their marks go (`й` is `и`, `ї` is `і`)."""
     name = name.lower().translate(_WHOLE_LETTERS)
     text = unicodedata.normalize("NFKD", _PARENTHETICAL.sub(" ", name))
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    return " ".join(re.sub(r"[^a-z0-9]+", " ", text).split())
+    return " ".join(re.sub(r"[\W_]+", " ", text).split())
 
 
 def _build_lookup() -> dict[str, tuple[str, int, bool]]:
     lookup: dict[str, tuple[str, int, bool]] = {}
-    for european, table in ((False, _ENGLISH), (True, _OTHER)):
+    for european, table in ((False, _ENGLISH), (True, _OTHER), (True, _CYRILLIC)):
         for key, names in table.items():
             role, _, prio = key.partition(":")
             for name in names:

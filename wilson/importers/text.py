@@ -3,7 +3,8 @@
 Strict UTF-8 is tried first because it almost never decodes legacy bytes by accident. Otherwise
 the file is in the code page its header declares (OFX `CHARSET:1252`, XML `encoding=`), or else a
 Windows code page: Western European (cp1252) unless its accented lines read better as Central
-European (cp1250: Czech, Polish, Hungarian banks), and any line that is UTF-8 stays UTF-8. Only
+European (cp1250: Czech, Polish, Hungarian banks) or Turkish (cp1254); a file that writes whole
+words in high bytes is Cyrillic, Greek, Hebrew or Arabic. Any line that is UTF-8 stays UTF-8. Only
 lines holding non-ASCII bytes are examined, so a 10 MB file costs little more than a UTF-8 decode.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from itertools import repeat
 
 from wilson.importers.model import ImportRefused
 
@@ -33,9 +35,31 @@ _BOMS = (
 _TYPICAL = {"cp1252": "àåñèòøæùûêãðþ", "cp1250": "čěřůňőűąęłśćźżťľďăşţńđ", "cp1254": "ıİşğ"}
 # Turkish writes no acute vowel; Icelandic, whose ð þ ý share Turkish letters' bytes, writes many.
 _ACUTE = re.compile(rb"[\xe1\xe9\xed\xf3\xfa\xc1\xc9\xcd\xd3\xda]")
+# Scripts that are not Latin write whole words in high bytes; Latin ones an accent here and there.
+_HIGH_RUN = re.compile(rb"[\x80-\xff]{3,}")
+# Letter frequencies (per mille, commonest letters) of the languages each non-Latin code page
+# carries. The right decoding's letters follow them; a wrong one's are the same bytes shuffled to
+# other letters (KOI8-R and cp1251 even swap the cases), which score lower.
+_RUSSIAN = dict(zip("оеаинтсрвлкмдпуяыьгзбчйхжшюцщэфіїє", (
+    110, 85, 80, 74, 67, 63, 55, 47, 45, 44, 35, 32, 30, 28, 26, 20, 19, 17, 17, 17, 16, 14, 12, 10, 9, 7, 6, 5, 4, 3, 3, 8, 2, 2,
+)))
+_FREQUENCIES = {
+    "cp1251": _RUSSIAN,
+    "koi8_r": _RUSSIAN,
+    "cp1253": dict(zip("αοετινσςρηκπυμλωδγχθφβάέήίόύώ", (
+        120, 98, 80, 80, 76, 69, 50, 20, 45, 44, 40, 39, 40, 34, 30, 20, 18, 17, 10, 12, 8, 7, 15, 12, 12, 15, 15, 8, 6,
+    ))),
+    "cp1255": dict(zip("יוהלארתבמנשעכדםןחקפסגזטצך", (
+        110, 100, 87, 70, 60, 56, 55, 48, 50, 40, 40, 24, 25, 25, 27, 15, 24, 22, 16, 15, 12, 8, 12, 9, 6,
+    ))),
+    "cp1256": dict(zip("البيمونرتةعدسفهكقأحجشصخإزطذضثغظى", (
+        125, 100, 37, 70, 60, 60, 60, 48, 40, 30, 30, 30, 25, 25, 25, 23, 20, 20, 18, 12, 10, 10, 9, 7, 6, 7, 5, 5, 4, 5, 2, 10,
+    ))),
+}
 _POUNDS = re.compile(r"£\s?\d")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
 _NON_ASCII_LINE = re.compile(rb"[^\n]*[\x80-\xff][^\n]*")
+_NON_ASCII = re.compile(rb"[\x80-\xff]+")
 _SAMPLE_BYTES = 64 * 1024
 _DECLARED = re.compile(rb"^\s*CHARSET:\s*([\w-]+)|\bencoding\s*=\s*[\"']([\w-]+)[\"']", re.I | re.M)
 # Latin-1 declared is read as its superset cp1252, as browsers do: banks put `€` (0x80) in such files.
@@ -133,6 +157,21 @@ def _declared_encoding(data: bytes) -> str | None:
     return None if declared.startswith("utf") else declared  # it claims UTF-8 but is not: guess instead
 
 
+def _non_latin(sample: bytes) -> str | None:
+    """Cyrillic (cp1251 or KOI8-R), Greek, Hebrew or Arabic: the code page whose decoding is made
+    of the language's commonest letters, and of letters only (a Polish text of many accents, read
+    as Greek, shows symbols and holes); None when none reads so."""
+    def score(encoding: str) -> int:
+        weights = _FREQUENCIES[encoding]
+        return sum(map(weights.get, sample.decode(encoding, errors="replace").lower(), repeat(0)))
+
+    for encoding in sorted(_FREQUENCIES, key=score, reverse=True):
+        high = [ch for ch in sample.decode(encoding, errors="replace") if ord(ch) > 127]
+        if sum(map(str.isalpha, high)) >= 0.95 * len(high):
+            return encoding
+    return None
+
+
 def _legacy_encoding(data: bytes) -> str:
     """cp1252 unless the accented lines read as Central European text under cp1250, or as Turkish
     under cp1254 (`ı`, `ş`, `ğ`, and no acute vowel).
@@ -143,6 +182,11 @@ def _legacy_encoding(data: bytes) -> str:
     was tried here and misjudges short samples (it reads Polish as cp1252 and French as cp1250).
     """
     sample = b"\n".join(_NON_ASCII_LINE.findall(data[: _SAMPLE_BYTES * 16]))[:_SAMPLE_BYTES]
+    high = sum(map(len, _NON_ASCII.findall(sample)))
+    if high and sum(map(len, _HIGH_RUN.findall(sample))) * 2 > high:
+        found = _non_latin(sample)
+        if found:
+            return found
     scores = {}
     for encoding, typical in _TYPICAL.items():
         try:
