@@ -180,6 +180,7 @@ def _legacy_encoding(data: bytes) -> str:
     letter typical of its languages or an unlikely one (`ě` vs `ì`, `ł` vs `³`). Letters that are
     common on both sides (`č`/`è`, `ř`/`ø`) cancel out, and a tie means cp1252. charset-normalizer
     was tried here and misjudges short samples (it reads Polish as cp1252 and French as cp1250).
+    A sample written mostly in runs of high bytes is first offered to the non-Latin code pages.
     """
     sample = b"\n".join(_NON_ASCII_LINE.findall(data[: _SAMPLE_BYTES * 16]))[:_SAMPLE_BYTES]
     high = sum(map(len, _NON_ASCII.findall(sample)))
