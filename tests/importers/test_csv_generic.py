@@ -814,3 +814,8 @@ def test_more_european_and_uk_layouts() -> None:
     assert tinkoff.skipped_reverted == 1 and tinkoff.transactions[1].original_currency == "USD"
     unicredit = parse("written/unicredit_it.csv")  # `Data Registrazione` is the booking date, before `Data valuta`
     assert [t.posted for t in unicredit.transactions] == [date(2025, 3, 5), date(2025, 3, 3), date(2025, 3, 1)]
+
+
+def test_czech_popis_is_the_description() -> None:
+    result = parse_text("Datum;Popis;Částka\n01.03.2025;Albert Praha;-100,00\n")
+    assert [(t.description, t.amount) for t in result.transactions] == [("Albert Praha", -10000)]
