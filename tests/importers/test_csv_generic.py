@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 from hypothesis import given, settings
@@ -819,3 +819,12 @@ def test_more_european_and_uk_layouts() -> None:
 def test_czech_popis_is_the_description() -> None:
     result = parse_text("Datum;Popis;Částka\n01.03.2025;Albert Praha;-100,00\n")
     assert [(t.description, t.amount) for t in result.transactions] == [("Albert Praha", -10000)]
+
+
+def test_a_download_of_only_unposted_card_rows_is_pending_when_recent() -> None:
+    """No row has a posting date: the last days' purchases are holds still to post, while old ones
+    are booked (that bank just leaves the column empty)."""
+    today = date.today()
+    rows = "".join(f"{today - timedelta(days=ago):%m/%d/%Y},,SPOTIFY USA,-9.99\n" for ago in (1, 3, 40))
+    result = parse_text("Transaction Date,Posting Date,Description,Amount\n" + rows)
+    assert [t.pending for t in result.transactions] == [True, True, False]

@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from functools import cached_property, lru_cache, partial
 from operator import itemgetter
 
@@ -81,6 +81,7 @@ _SUMMARY = re.compile(
 )
 # Either, in one C-level pass over a column of 100k distinct descriptions.
 _SUMMARY_OR_TOTAL = re.compile(rf"(?:{_SUMMARY.pattern})|(?:{_TOTAL_TEXT.pattern})\Z", re.I)
+UNPOSTED_DAYS = 10  # a card purchase posts within days
 _LAKH = re.compile(r"(?<![\d,])\d{1,2},\d\d,\d{3}(?:\.\d\d)?(?!\d)")
 _DECISIVE = re.compile(r"[.,]\d{1,2}(?!\d)|\d[.,]\d{3}[.,]")
 _UNGROUPED = {  # numbers a lone separator cannot be grouping: `1500.000`, `-0.500`, `-45.6700` (U.S. Bank)
@@ -841,7 +842,7 @@ class _Conversion:
         raw, day, column = _find_date([self.columns[index][i] for index, _ in date_cols], date_cols)
         if day is not None:
             parsed["posted"][i] = day
-            if self.layout.booked_on_first_date and self._some_booked:
+            if self.layout.booked_on_first_date and (self._some_booked or day >= self._recent):
                 self.unbooked.add(i)  # a purchase date but no booking date yet (a card's authorisation)
             return True
         line, description = parsed["line"][i], parsed["description"][i]
@@ -908,6 +909,12 @@ class _Conversion:
         """Whether the bank fills the booking date at all, so a row without one is not booked yet
         (a short download's recent card rows may mostly be unbooked)."""
         return bool(self._column(self.layout.dates[0], 1000))
+
+    @cached_property
+    def _recent(self) -> date:
+        """In a file that posts no row, a purchase since this day is still pending (a download of
+        only the last days' card rows); an older one is booked: the bank just leaves that column empty."""
+        return date.today() - timedelta(days=UNPOSTED_DAYS)
 
     def _extras(
         self, parsed: dict[str, list], money: Callable[[Sequence[str], str], list], seps: dict[str, str],
