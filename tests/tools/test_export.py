@@ -337,6 +337,9 @@ def test_csv_export_imports_back_unchanged(books, tmp_path):
         assert _without_ids(export(rebuilt, "csv").text) == _without_ids(path.read_text())
         again = import_file(rebuilt, path)
         assert (again.added, again.duplicates) == (0, summary.added)
+        costco = rebuilt.query_one("SELECT id FROM transactions WHERE description = 'COSTCO'")["id"]
+        assert [(r["amount"], r["memo"]) for r in rebuilt.query(
+            "SELECT amount, memo FROM splits WHERE transaction_id = ? ORDER BY id", (costco,))] == [(-6000, None), (-3000, "towels")]
 
 
 def _edited(text: str, order: list[str], delimiter: str = ",", blank_account_on: int | None = None) -> str:

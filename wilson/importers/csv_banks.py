@@ -229,13 +229,14 @@ FORMATS = [
     Dialect(
         "wilson",  # Wilson's own `export --format csv`, so a ledger can be rebuilt from it or moved
         (
-            ("id", "date", "account", "description", "payee", "amount", "currency", "category", "notes", "category_path"),
+            ("id", "date", "account", "description", "payee", "amount", "currency", "category", "notes", "category_path", "splits"),
             ("id", "date", "account", "description", "payee", "amount", "currency", "category", "notes"),  # before category_path
             ("date", "account", "description", "payee", "amount", "currency", "category"),  # edited: `id`, `notes` gone
         ),
         {
             "date": "date", "description": "original", "payee": "ledger_payee", "account": "ledger_account", "amount": "amount",
             "currency": "currency", "category": "category", "category_path": "category", "notes": "notes",  # the path wins
+            "splits": "ledger_splits",
         },
         AccountInfo(),
         day_first=None,

@@ -10,11 +10,13 @@ at once.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from decimal import Decimal
 from functools import cached_property, lru_cache, partial
 from operator import itemgetter
 
@@ -24,7 +26,7 @@ from wilson.importers.csv_headers import (
 from wilson.importers.csv_read import has_long_line, read_records, read_rows, uniform_columns
 from wilson.importers.dates import DMY, DateColumn, infer_date_format
 from wilson.importers.model import (
-    ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError, payee_of, per_distinct, squeeze,
+    ImportRefused, ParsedAccount, ParsedRows, ParseResult, ParsedSplit, RowError, payee_of, per_distinct, squeeze,
 )
 from wilson.money import AmountError, exponent, guess_decimal_separator, parse_amount, to_minor
 
@@ -952,6 +954,10 @@ class _Conversion:
             ]
             parsed["original_amount"] = [value for value, _ in originals]
             parsed["original_currency"] = [code for _, code in originals]
+        splits_i = single.get("ledger_splits")
+        if splits_i is not None and any(columns[splits_i]):
+            own = parsed.get("currency") or [None] * self.count
+            parsed["splits"] = [_ledger_splits(cell, row or currency) for cell, row in zip(columns[splits_i], own)]
         if single.get("account") is not None and (self.layout.account_is_name or self._preamble_account[1] is None):
             # (Above the table `Kontonummer:;DE12…` names the one account; a number column is then
             # the other party's: old DKB exports.)
@@ -1152,6 +1158,16 @@ def _find_date(raws: list[str], date_cols: list[tuple[int, DateColumn]]) -> tupl
         if raw.strip():
             return raw.strip(), column.parse(raw), index
     return "", None, date_cols[0][0] if date_cols else None
+
+
+def _ledger_splits(cell: str, currency: str) -> list[ParsedSplit]:
+    """A ledger export's split parts (`[{"amount": "-60.00", "category": "Food:Groceries", ...}]`);
+    none when the cell is empty or was edited into something else."""
+    try:
+        parts = json.loads(cell) if cell.strip() else []
+        return [ParsedSplit(to_minor(Decimal(str(p["amount"])), currency), p.get("category"), p.get("memo")) for p in parts]
+    except (ValueError, TypeError, KeyError, AttributeError, ArithmeticError):
+        return []
 
 
 def _status(value: str) -> str:

@@ -24,8 +24,9 @@ from wilson.tools.registry import ToolContext, ToolError, tool
 Format = Literal["csv", "json", "beancount", "ledger"]
 FORMATS = ("csv", "json", "beancount", "ledger")
 EXTENSIONS = {"csv": "csv", "json": "json", "beancount": "beancount", "ledger": "journal"}
-# `category_path` (`Income:Freelance`) lets an import put a category back under its parent, of its kind.
-CSV_COLUMNS = ("id", "date", "account", "description", "payee", "amount", "currency", "category", "notes", "category_path")
+# `category_path` (`Income:Freelance`) lets an import put a category back under its parent, of its
+# kind; `splits` (JSON, only on split rows) keeps a split transaction one row and its parts whole.
+CSV_COLUMNS = ("id", "date", "account", "description", "payee", "amount", "currency", "category", "notes", "category_path", "splits")
 
 
 @dataclass
@@ -84,12 +85,17 @@ def _openings(ledger: Ledger, start: date | None, account_id: int | None) -> lis
     ]
 
 
-def _csv(rows: list[dict]) -> str:
+def _csv(rows: list[dict], splits: dict[int, list[dict]]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for row in rows:
-        writer.writerow(_plain_row(row)[column] for column in CSV_COLUMNS)
+        parts = splits.get(row["id"])
+        cells = _plain_row(row) | {"splits": json.dumps([
+            {"amount": money(s["amount"], row["currency"]), "category": ":".join(s["path"]) if s["path"] else None, "memo": s["memo"]}
+            for s in parts
+        ], ensure_ascii=False) if parts else ""}
+        writer.writerow(cells[column] for column in CSV_COLUMNS)
     return out.getvalue()
 
 
@@ -132,7 +138,7 @@ def export(ledger: Ledger, fmt: str, start: date | None = None, end: date | None
     currencies = sorted({row["currency"] for row in rows})
     block = covered(span, len(rows), currencies, account=account_row["name"] if account_row else None)
     if fmt == "csv":
-        text = _csv(rows)
+        text = _csv(rows, splits)
     elif fmt == "json":
         text = _json(rows, splits, block)
     else:
