@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wilson.importers.formats import choose_format, read_text
+from wilson.importers.formats import choose_format, read_bytes
 from wilson.importers.model import ParseResult
+from wilson.importers.text import decode
 
 FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def read_text(path: Path) -> str:
+    """A file's text as `wilson import` decodes it."""
+    return decode(read_bytes(path), str(path))
 
 
 def parse_fixture(name: str, expected_format: str) -> ParseResult:

@@ -7,10 +7,10 @@ from datetime import date
 import pytest
 
 from wilson.importers import csv_banks, csv_generic, csv_inferred
-from wilson.importers.formats import choose_format, read_text
+from wilson.importers.formats import choose_format
 from wilson.importers.model import ParseResult
 
-from parsed_fixtures import FIXTURES, parse_fixture as parse
+from parsed_fixtures import FIXTURES, parse_fixture as parse, read_text
 
 
 

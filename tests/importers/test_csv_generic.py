@@ -9,10 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wilson.importers.csv_generic import GenericCsv
-from wilson.importers.formats import read_text
 from wilson.importers.model import ImportRefused, ParseResult
 
-from parsed_fixtures import FIXTURES, parse_fixture
+from parsed_fixtures import FIXTURES, parse_fixture, read_text
 
 GENERIC = GenericCsv()
 

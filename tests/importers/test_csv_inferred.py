@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from wilson.importers.csv_inferred import InferredCsv
-from wilson.importers.formats import choose_format, parse_file, read_text
+from wilson.importers.formats import choose_format, parse_file
 from wilson.importers.model import ImportRefused, ParseResult
 
-from parsed_fixtures import FIXTURES, parse_fixture
+from parsed_fixtures import FIXTURES, parse_fixture, read_text
 
 INFERRED = InferredCsv()
 

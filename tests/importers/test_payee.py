@@ -6,7 +6,8 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from wilson.importers.payee import _clean, clean_payee, clean_payees, digit_shape
+from wilson.importers.model import digit_shape
+from wilson.importers.payee import _clean, clean_payee, clean_payees
 
 CASES = [
     # US card descriptors: processors, store numbers, city and state

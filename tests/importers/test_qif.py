@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 
 from wilson.importers import qif
-from wilson.importers.formats import parse_file, read_text
+from wilson.importers.formats import parse_file
 from wilson.importers.model import ImportRefused, ParseResult
+
+from parsed_fixtures import read_text
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 QIF = qif.FORMATS[0]

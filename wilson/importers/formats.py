@@ -66,13 +66,6 @@ def choose_format(text: str, source: str, forced: str | None = None) -> Format:
     return ranked_formats(text, source, forced)[0]
 
 
-def read_text(path: Path) -> str:
-    """The file's text, whatever encoding and line endings it uses."""
-    from wilson.importers.text import decode
-
-    return decode(read_bytes(path), str(path))
-
-
 def read_bytes(path: Path) -> bytes:
     """The file's bytes, read once (a pipe or process substitution cannot be read twice)."""
     source = str(path)

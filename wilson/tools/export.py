@@ -13,8 +13,9 @@ import os
 import secrets
 from dataclasses import dataclass
 from datetime import date
+from operator import itemgetter
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Callable, Literal
 
 from wilson.ledger import Ledger
 from wilson.tools.common import Period, covered, home_currency, money, resolve_account
@@ -91,12 +92,17 @@ def _csv(rows: list[dict], splits: dict[int, list[dict]]) -> str:
     writer.writerow(CSV_COLUMNS)
     for row in rows:
         parts = splits.get(row["id"])
-        cells = _plain_row(row) | {"splits": json.dumps([
-            {"amount": money(s["amount"], row["currency"]), "category": ":".join(s["path"]) if s["path"] else None, "memo": s["memo"]}
-            for s in parts
-        ], ensure_ascii=False) if parts else ""}
+        cells = _plain_row(row) | {"splits": json.dumps(_parts(row, parts, ":".join), ensure_ascii=False) if parts else ""}
         writer.writerow(cells[column] for column in CSV_COLUMNS)
     return out.getvalue()
+
+
+def _parts(row: dict, parts: list[dict], name: Callable[[list[str]], str]) -> list[dict]:
+    """A split's parts; the CSV names each category by its path, so an import can put it back."""
+    return [
+        {"amount": money(s["amount"], row["currency"]), "category": name(s["path"]) if s["path"] else None, "memo": s["memo"]}
+        for s in parts
+    ]
 
 
 def _plain_row(row: dict) -> dict:
@@ -114,11 +120,7 @@ def _json(rows: list[dict], splits: dict[int, list[dict]], block: dict) -> str:
         item = _plain_row(row) | {"category_path": ":".join(row["category_path"]) if row["category_path"] else None,
                                   "transfer_id": row["transfer_id"]}
         if row["id"] in splits:
-            item["splits"] = [
-                {"amount": money(s["amount"], row["currency"]), "category": s["path"][-1] if s["path"] else None,
-                 "memo": s["memo"]}
-                for s in splits[row["id"]]
-            ]
+            item["splits"] = _parts(row, splits[row["id"]], itemgetter(-1))
         items.append(item)
     return json.dumps({"covered": block, "transactions": items}, ensure_ascii=False, indent=1) + "\n"
 

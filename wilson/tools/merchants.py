@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 from typing import Iterable
 
-from wilson.importers.payee import digit_shape
+from wilson.importers.model import digit_shape
 
 # (category, direction, keywords). direction: "out" (amount < 0), "in" (amount > 0) or "any".
 MERCHANTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
