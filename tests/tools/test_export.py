@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import threading
@@ -376,6 +377,27 @@ def test_a_row_of_an_export_without_its_account_is_a_row_error(books, tmp_path):
     path.write_text(_edited(path.read_text(), order, blank_account_on=2), encoding="utf-8")
     with Ledger(tmp_path / "rebuilt.db") as rebuilt:
         with pytest.raises(ImportRefused, match="line 4, column account: no account"):
+            import_file(rebuilt, path)
+
+
+@pytest.mark.parametrize(("cell", "problem"), [
+    ('[{"amount": "-60.00", "category": "Groceries"}', "not a JSON list of split parts"),
+    ('[{"category": "Groceries"}]', "each split part needs an amount"),
+    ('[{"amount": "-60.001"}]', "a split part's amount can't be read"),
+])
+def test_a_split_cell_edited_out_of_shape_is_a_row_error(books, tmp_path, cell, problem):
+    """Booked whole, the transaction would put all its money under one category."""
+    path = _write(books, tmp_path, "csv")
+    rows = list(csv.DictReader(io.StringIO(path.read_text())))
+    next(row for row in rows if row["splits"])["splits"] = cell
+    out = io.StringIO()
+    writer = csv.DictWriter(out, list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    path.write_text(out.getvalue(), encoding="utf-8")
+    line = next(n for n, text in enumerate(out.getvalue().splitlines(), start=1) if "COSTCO" in text)
+    with Ledger(tmp_path / "rebuilt.db") as rebuilt:
+        with pytest.raises(ImportRefused, match=f"line {line}, column splits: {re.escape(problem)}"):
             import_file(rebuilt, path)
 
 

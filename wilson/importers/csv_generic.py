@@ -611,6 +611,9 @@ class _Conversion:
             statuses = self._holds(parsed["amount"], money(columns[single["hold"]], seps["hold"]), statuses)
         if date_cols:
             self.unbooked |= self._under_pending_heading(date_cols[0][0], distinct_dates[date_cols[0][0]])
+        splits_i = single.get("ledger_splits")
+        if splits_i is not None and any(columns[splits_i]):
+            parsed["splits"] = self._ledger_splits(columns[splits_i], row_currencies, currency)
         kept = self._settle(result, parsed, statuses, date_cols, texts)
         if statuses is not None and "pending" in statuses:
             parsed["pending"] = [status == "pending" for status in statuses]
@@ -636,6 +639,20 @@ class _Conversion:
         result.accounts = self._accounts(rows, currency)
         result.errors.sort(key=lambda e: e.line)
         return result
+
+    def _ledger_splits(self, cells: list[str], row_currencies: list[str | None] | None, currency: str) -> list[list[ParsedSplit]]:
+        """A ledger export's split parts, row by row (what they leave of the amount stays under the
+        row's category). A cell edited into something unreadable refuses the row: booked without
+        its parts, all of its money would land in one category."""
+        column = _name(self.names, self.layout.single["ledger_splits"])
+        found = []
+        for i, (cell, code) in enumerate(zip(cells, row_currencies or [None] * self.count)):
+            try:
+                found.append(_split_parts(cell, code or currency))
+            except ValueError as exc:
+                self.refused[i] = RowError(self.lines[i], str(exc), column)
+                found.append([])
+        return found
 
     def _named_rows(self, result: ParseResult, accounts: list[str], lines: list[int], kept: Sequence[int]) -> list[int]:
         """The kept rows that name their account; the others are row errors."""
@@ -954,10 +971,6 @@ class _Conversion:
             ]
             parsed["original_amount"] = [value for value, _ in originals]
             parsed["original_currency"] = [code for _, code in originals]
-        splits_i = single.get("ledger_splits")
-        if splits_i is not None and any(columns[splits_i]):
-            own = parsed.get("currency") or [None] * self.count
-            parsed["splits"] = [_ledger_splits(cell, row or currency) for cell, row in zip(columns[splits_i], own)]
         if single.get("account") is not None and (self.layout.account_is_name or self._preamble_account[1] is None):
             # (Above the table `Kontonummer:;DE12…` names the one account; a number column is then
             # the other party's: old DKB exports.)
@@ -1160,14 +1173,25 @@ def _find_date(raws: list[str], date_cols: list[tuple[int, DateColumn]]) -> tupl
     return "", None, date_cols[0][0] if date_cols else None
 
 
-def _ledger_splits(cell: str, currency: str) -> list[ParsedSplit]:
+def _split_parts(cell: str, currency: str) -> list[ParsedSplit]:
     """A ledger export's split parts (`[{"amount": "-60.00", "category": "Food:Groceries", ...}]`);
-    none when the cell is empty or was edited into something else."""
-    try:
-        parts = json.loads(cell) if cell.strip() else []
-        return [ParsedSplit(to_minor(Decimal(str(p["amount"])), currency), p.get("category"), p.get("memo")) for p in parts]
-    except (ValueError, TypeError, KeyError, AttributeError, ArithmeticError):
+    none for an empty cell. ValueError says what is wrong with one that can't be read."""
+    if not cell.strip():
         return []
+    try:
+        parts = json.loads(cell)
+    except ValueError:
+        raise ValueError("not a JSON list of split parts") from None
+    if not isinstance(parts, list) or not all(isinstance(p, dict) and "amount" in p for p in parts):
+        raise ValueError("each split part needs an amount")
+    try:
+        return [ParsedSplit(to_minor(Decimal(str(p["amount"])), currency), _text(p.get("category")), _text(p.get("memo"))) for p in parts]
+    except (ArithmeticError, AmountError) as exc:
+        raise ValueError(f"a split part's amount can't be read ({exc})") from None
+
+
+def _text(value: object) -> str | None:
+    return str(value) if value not in (None, "") else None
 
 
 def _status(value: str) -> str:
