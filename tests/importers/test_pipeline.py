@@ -188,6 +188,25 @@ def test_currency_given_for_a_file_that_states_none(tmp_path: Path, name: str, b
             ("2025-01-03", -4520, "AUD"), ("2025-01-13", -120000, "AUD")]
 
 
+def test_a_file_in_another_currency_never_relabels_its_money(tmp_path: Path) -> None:
+    """The same bank's export from another country names the same account: pounds must not be
+    booked as dollars. Into an account the user names, the rows keep their own currency."""
+    (tmp_path / "us").mkdir()
+    (tmp_path / "uk").mkdir()
+    dollars = write(tmp_path / "us", "card.csv", "2025-01-03,UBER,-23.45\n", "Date,Description,Amount (USD)\n")
+    pounds = write(tmp_path / "uk", "card.csv", "2025-01-03,TESCO,-42.18\n", "Date,Description,Amount (GBP)\n")
+    with Ledger() as ledger:
+        assert import_file(ledger, dollars).accounts == ["card"]
+        assert import_file(ledger, pounds).accounts == ["card GBP"]
+        named = import_file(ledger, write(tmp_path, "more.csv", "2025-01-04,BOOTS,-3.00\n", "Date,Description,Amount (GBP)\n"), account="card")
+        assert named.warnings == ["the file is in GBP and card in USD: its rows stay in GBP"]
+        assert ledger.query("SELECT a.name, t.description, t.currency FROM transactions t JOIN accounts a ON a.id = t.account_id ORDER BY t.id") == [
+            {"name": "card", "description": "UBER", "currency": "USD"},
+            {"name": "card GBP", "description": "TESCO", "currency": "GBP"},
+            {"name": "card", "description": "BOOTS", "currency": "GBP"},
+        ]
+
+
 def test_currency_given_is_in_its_own_minor_units_and_yields_to_a_stated_one(tmp_path: Path) -> None:
     no_curdef = ofx([("20250103", "-1500", "1", "RAMEN")]).replace("<CURDEF>USD", "")
     assert "<CURDEF>" not in no_curdef

@@ -141,6 +141,7 @@ def _import_file(
             changes = AccountChanges(created=[{"id": a["id"], "name": a["name"]} for a in accounts.values() if a["id"] not in known])
             summary.accounts = [accounts[key]["name"] for key in _keys_in_order(result, rows)]
             summary.warnings += _imported_elsewhere(ledger, file_hash, {a["id"] for a in accounts.values()})
+            summary.warnings += _foreign_accounts(result, accounts)
             new_rows = _ledger_rows(ledger, result, rows, accounts)
             del rows, dates  # the parsed rows are not needed past here; free them before the insert
             only_account = accounts[next(iter(accounts))]["id"] if len(accounts) == 1 else None
@@ -233,8 +234,10 @@ def _account_for(ledger: Ledger, parsed: ParsedAccount, named: str | None, sourc
             return found
     name = named or parsed.name or _name_from_number(parsed) or name_from_file(source)
     found = ledger.account(name)
-    if found and not named and parsed.number and parsed.currency_stated and found["currency"] != parsed.currency.upper():
-        name = f"{name} {parsed.currency.upper()}"  # the same account id in another currency is another account
+    if found and not named and parsed.currency_stated and found["currency"] != parsed.currency.upper():
+        # Another currency is another account: the same account id (a bank's EUR and USD pockets),
+        # or the same bank's export from another country (Amex in dollars and in pounds).
+        name = f"{name} {parsed.currency.upper()}"
         found = ledger.account(name)
     return found or ledger.create_account(
         name, _type_for(parsed, name), parsed.currency, parsed.institution, parsed.number
@@ -300,14 +303,18 @@ def _ledger_rows(ledger: Ledger, result: ParseResult, rows: ParsedRows, accounts
     duplicates on a re-import, so only what de-duplication needs is computed for every row (payees
     and categories come later, for new rows only)."""
     count = len(rows)
+    stated = _stated_currencies(result)
     if rows.has("account_key"):
         default = _default_key(result)
-        owners = [accounts[key or default] for key in rows.column("account_key")]
+        keys = [key or default for key in rows.column("account_key")]
+        owners = [accounts[key] for key in keys]
         account_ids = [owner["id"] for owner in owners]
-        currencies = [owner["currency"].upper() for owner in owners]
+        currencies = [stated.get(key) or owner["currency"].upper() for key, owner in zip(keys, owners)]
     else:  # one account: constant columns
-        owner = accounts[_default_key(result)]
-        owners, account_ids, currencies = [owner] * count, [owner["id"]] * count, [owner["currency"].upper()] * count
+        key = _default_key(result)
+        owner = accounts[key]
+        currency = stated.get(key) or owner["currency"].upper()
+        owners, account_ids, currencies = [owner] * count, [owner["id"]] * count, [currency] * count
     if rows.has("currency"):
         currencies = [(own or owner["currency"]).upper() for own, owner in zip(rows.column("currency"), owners)]
     posted = rows.column("posted")
@@ -329,6 +336,20 @@ def _ledger_rows(ledger: Ledger, result: ParseResult, rows: ParsedRows, accounts
     if rows.has("transfer_account"):
         new.transfer_hint = {i for i, other in enumerate(rows.column("transfer_account")) if other}
     return new
+
+
+def _stated_currencies(result: ParseResult) -> dict[str, str]:
+    """The currency each of the file's accounts states: its rows are in it, whatever the ledger
+    account they land in (`--account` may name one kept in another)."""
+    return {parsed.key: parsed.currency.upper() for parsed in result.accounts if parsed.currency_stated}
+
+
+def _foreign_accounts(result: ParseResult, accounts: dict[str, dict]) -> list[str]:
+    return [
+        f"the file is in {currency} and {accounts[key]['name']} in {accounts[key]['currency']}: its rows stay in {currency}"
+        for key, currency in _stated_currencies(result).items()
+        if key in accounts and currency != accounts[key]["currency"].upper()
+    ]
 
 
 # A ledger's own export (Wilson's CSV): its categories are the user's, settled (no rule should
