@@ -833,6 +833,50 @@ def test_a_card_payment_links_past_another_payment_of_the_same_amount(tmp_path: 
         assert [r["description"] for r in linked] == ["ONLINE PAYMENT THANK YOU", "PAYMENT TO VISA CARD 4321"]
 
 
+@pytest.mark.parametrize("paid", [
+    "DISCOVER E-PAYMENT 8247 WEB ID: 2510020270", "CITI CARD ONLINE PAYMENT 372951846 WEB ID: CITICARDAP",
+    "APPLECARD GSBANK PAYMENT 2731886 WEB ID: 9999999999",
+])
+def test_a_card_issuers_payment_from_checking_is_a_transfer(tmp_path: Path, paid: str) -> None:
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "card.csv", "2026-10-07,INTERNET PAYMENT - THANK YOU,212.34\n"), account="Card")
+        assert import_file(ledger, write(tmp_path, "checking.csv", f"2026-10-07,{paid},-212.34\n"), account="Checking").transfers_linked == 1
+
+
+def test_regular_transfers_of_one_amount_pair_by_date(tmp_path: Path) -> None:
+    """Two $100 sweeps on one day and $250 on two days running: every leg has more than one
+    possible other leg, and every pairing of alike legs is right."""
+    checking = write(tmp_path, "checking.csv", "2026-10-02,Online Transfer to SAV ...5555,-100.00\n2026-10-02,Online Transfer to SAV ...5555,-100.00\n"
+                     "2026-10-09,Online Transfer to SAV ...5555,-250.00\n2026-10-10,Online Transfer to SAV ...5555,-250.00\n")
+    savings = write(tmp_path, "savings.csv", "2026-10-02,Online Transfer from CHK ...1234,100.00\n2026-10-02,Online Transfer from CHK ...1234,100.00\n"
+                    "2026-10-09,Online Transfer from CHK ...1234,250.00\n2026-10-10,Online Transfer from CHK ...1234,250.00\n")
+    with Ledger() as ledger:
+        import_file(ledger, checking, account="Checking")
+        assert import_file(ledger, savings, account="Savings").transfers_linked == 4
+        pairs = ledger.query("SELECT t.posted, o.posted AS other FROM transactions t JOIN transactions o ON o.id = t.transfer_id")
+        assert all(p["posted"] == p["other"] for p in pairs) and len(pairs) == 8
+        ambiguous = write(tmp_path, "more.csv", "2026-11-02,TRANSFER TO SAVINGS,-75.00\n")
+        import_file(ledger, write(tmp_path, "brokerage.csv", "2026-11-02,DEPOSIT,75.00\n"), account="Brokerage")
+        import_file(ledger, write(tmp_path, "savings2.csv", "2026-11-02,DEPOSIT,75.00\n"), account="Savings")
+        assert import_file(ledger, ambiguous, account="Checking").transfers_linked == 0  # nothing says which it went to
+
+
+def test_a_deposited_check_is_not_the_other_leg_of_a_transfer(tmp_path: Path) -> None:
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "checking.csv", "2026-10-13,MOBILE DEPOSIT,500.00\n"), account="Checking")
+        assert import_file(ledger, write(tmp_path, "savings.csv", "2026-10-15,Online Transfer to CHK ...1234,-500.00\n"), account="Savings").transfers_linked == 0
+        leg = write(tmp_path, "later.csv", "2026-10-13,MOBILE DEPOSIT,500.00\n2026-10-15,Online Transfer from SAV ...5555,500.00\n")
+        assert import_file(ledger, leg, account="Checking").transfers_linked == 1
+
+
+def test_qif_legs_that_name_each_others_accounts_are_linked_whatever_they_say(tmp_path: Path) -> None:
+    checking = write(tmp_path, "checking.qif", "D10/01/2026\nT-400.00\nPMonthly savings\nL[Savings]\n^\n", "!Type:Bank\n")
+    savings = write(tmp_path, "savings.qif", "D10/01/2026\nT400.00\nPMonthly savings\nL[Checking]\n^\n", "!Type:Bank\n")
+    with Ledger() as ledger:
+        import_file(ledger, checking, account="Checking")
+        assert import_file(ledger, savings, account="Savings").transfers_linked == 1
+
+
 def test_undo_in_any_order_leaves_nothing(tmp_path: Path) -> None:
     with Ledger() as ledger:
         batches = import_batches(ledger, tmp_path, PENDING_THEN_POSTED[:3])

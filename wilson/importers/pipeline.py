@@ -334,7 +334,7 @@ def _ledger_rows(ledger: Ledger, result: ParseResult, rows: ParsedRows, accounts
     if rows.has("category") or rows.has("splits"):
         _bank_categories(ledger, rows, new, create=restored or result.format == "qif", source="user" if restored else "bank")
     if rows.has("transfer_account"):
-        new.transfer_hint = {i for i, other in enumerate(rows.column("transfer_account")) if other}
+        new.transfer_hint = {i: other for i, other in enumerate(rows.column("transfer_account")) if other}
     return new
 
 

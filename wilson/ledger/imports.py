@@ -29,7 +29,12 @@ BULK_ROWS = 5_000  # batches this big, into a ledger no bigger, rebuild indexes 
 TRANSFER_MATCH_DAYS = 4
 # A merchant's refund is never the other leg of an own-account move; a payment app's transfer is a
 # leg only beside one that reads like a transfer too (`ZELLE TRANSFER TO JOHN` pays someone else).
-NOT_TRANSFER = re.compile(r"refund|\breturn|reversal|chargeback|cash ?back|erstattung|rembourse|reembolso|rimborso", re.IGNORECASE)
+NOT_TRANSFER = re.compile(
+    r"refund|\breturn|reversal|chargeback|cash ?back|erstattung|rembourse|reembolso|rimborso"
+    # A check someone else wrote, deposited (`MOBILE DEPOSIT`, `REMOTE ONLINE DEPOSIT #1`): not a leg.
+    r"|(?:mobile|remote(?: online)?|check|cheque|atm|e-?)[\s-]?deposit|deposit(?:ed)? (?:check|cheque|item)",
+    re.IGNORECASE,
+)
 PEER_PAYMENT = re.compile(r"zelle|venmo|cash ?app|paypal|wise\b|revolut", re.IGNORECASE)
 # The other leg of a worded transfer says little more than which way money went ("DEPOSIT",
 # "ONLINE BANKING CREDIT 1234"); a merchant's name (a card purchase or refund for the same amount) is
@@ -43,7 +48,11 @@ PLAIN_LEG = re.compile(
 TRANSFER_WORDS = re.compile(
     r"transfer|xfer|trnsfr|\btfr\b|payment.{0,12}thank|autopay|auto pay|(?:online|mobile) (?:pmt|pymt)|\bpymt\b|card ?payment|"
     r"crd (?:autopay|pmt)|epay|(?:to|from) (?:[\w-]+ ){0,3}(?:savings|checking|chequing|shares?)\b|pocket|vault|"
-    r"umbuchung|übertrag|uebertrag|virement|overboeking|payment received|bill ?pay|payment to .{0,20}card|credit ?card",
+    r"umbuchung|übertrag|uebertrag|virement|overboeking|payment received|bill ?pay|payment to .{0,20}card|credit ?card|"
+    r"e-pay|card (?:online |mobile |internet |web )?(?:payment|pmt|pymt)|"
+    # A card issuer paid from checking: `DISCOVER E-PAYMENT 8247`, `APPLECARD GSBANK PAYMENT`.
+    r"\b(?:discover|citi|citicard|amex|american express|capital one|barclaycard|synchrony|syncb|apple ?card|gsbank|"
+    r"comenity|credit one|bank of america|bk of amer|wells fargo card|chase)\b.{0,25}\b(?:payment|pmt|pymt|autopay)",
     re.IGNORECASE,
 )
 
@@ -71,7 +80,7 @@ class NewRows:
     original_amount: list[int | None]
     original_currency: list[str | None]
     splits: dict[int, list[tuple[int, int | None, str | None]]] = field(default_factory=dict)  # by position
-    transfer_hint: set[int] = field(default_factory=set)  # positions the file itself marks as own-account moves
+    transfer_hint: dict[int, str] = field(default_factory=dict)  # position: the own account the file says it moves to
     lists_pending: bool = True  # the file would list rows still pending (a ledger's own export leaves them out)
 
     def __len__(self) -> int:
@@ -86,7 +95,7 @@ class NewRows:
         return NewRows(
             **picked,
             splits={moved[i]: s for i, s in self.splits.items() if i in moved},
-            transfer_hint={moved[i] for i in self.transfer_hint if i in moved},
+            transfer_hint={moved[i]: name for i, name in self.transfer_hint.items() if i in moved},
             lists_pending=self.lists_pending,
         )
 
@@ -384,8 +393,9 @@ def link_transfers(ledger: Ledger, batch_id: int, rows: NewRows) -> int:
     """Pair the two legs of moves between own accounts so reports keep them out of spending.
 
     A pair is two posted rows in different accounts, same currency, opposite amounts, a few days
-    apart, at least one of which reads like a transfer (or the file said so), and the match is
-    unambiguous.
+    apart, at least one of which reads like a transfer (or the file said so). Of several possible
+    other legs, the one that reads like a transfer, then the nearest in date; legs alike in all
+    that but in different accounts leave the move unlinked, since nothing says which it was.
     """
     if ledger.scalar("SELECT COUNT(*) FROM accounts") < 2:
         return 0
@@ -394,16 +404,17 @@ def link_transfers(ledger: Ledger, batch_id: int, rows: NewRows) -> int:
         return 0
     low = _shift(min(rows.posted), -TRANSFER_MATCH_DAYS)
     high = _shift(max(rows.posted), TRANSFER_MATCH_DAYS)
-    hinted = {(rows.account_id[i], rows.fingerprint[i]) for i in rows.transfer_hint}
+    # The file's own word (QIF `L[Savings]`): the row is a move, and to the account it names.
+    hinted = {(rows.account_id[i], rows.fingerprint[i]): name.casefold() for i, name in rows.transfer_hint.items()}
+    names = {row["id"]: row["name"].casefold() for row in ledger.query("SELECT id, name FROM accounts")}
     candidates = [
         row
         for row in ledger.query(
             "SELECT id, account_id, posted, amount, currency, description, fingerprint, batch_id FROM transactions"
-            " WHERE posted BETWEEN ? AND ? AND pending = 0 AND transfer_id IS NULL AND amount != 0",
+            " WHERE posted BETWEEN ? AND ? AND pending = 0 AND transfer_id IS NULL AND amount != 0 ORDER BY posted, id",
             (low, high),
         )
-        if (TRANSFER_WORDS.search(row["description"]) and not NOT_TRANSFER.search(row["description"]))
-        or (row["account_id"], row["fingerprint"]) in hinted
+        if _reads_like_transfer(row["description"]) or (row["account_id"], row["fingerprint"]) in hinted
     ]
     linked = 0
     transfer_category = ledger.scalar("SELECT id FROM categories WHERE name = 'Transfer'")
@@ -411,33 +422,54 @@ def link_transfers(ledger: Ledger, batch_id: int, rows: NewRows) -> int:
     for row in candidates:
         if row["id"] in taken:
             continue
+        target = hinted.get((row["account_id"], row["fingerprint"]))
         matches = [
             dict(m)
             for m in conn.execute(
-                "SELECT id, batch_id, description FROM transactions WHERE account_id != ? AND currency = ? AND amount = ?"
-                " AND posted BETWEEN date(?, ?) AND date(?, ?) AND pending = 0 AND transfer_id IS NULL",
+                "SELECT id, account_id, posted, batch_id, description, fingerprint FROM transactions"
+                " WHERE account_id != ? AND currency = ? AND amount = ?"
+                " AND posted BETWEEN date(?, ?) AND date(?, ?) AND pending = 0 AND transfer_id IS NULL ORDER BY id",
                 (row["account_id"], row["currency"], -row["amount"], row["posted"], f"-{TRANSFER_MATCH_DAYS} days",
                  row["posted"], f"+{TRANSFER_MATCH_DAYS} days"),
             )
-            if m["id"] not in taken and not NOT_TRANSFER.search(m["description"])
-            and (TRANSFER_WORDS.search(m["description"]) or (not PEER_PAYMENT.search(row["description"])
-                                                             and PLAIN_LEG.fullmatch(m["description"])))
+            if m["id"] not in taken and (
+                names[m["account_id"]] == target or (m["account_id"], m["fingerprint"]) in hinted
+                or (not NOT_TRANSFER.search(m["description"]) and (TRANSFER_WORDS.search(m["description"]) or (
+                    not PEER_PAYMENT.search(row["description"]) and PLAIN_LEG.fullmatch(m["description"]))))
+            )
         ]
-        if len(matches) > 1:  # several opposite amounts: the one that reads like a transfer, if only one does
-            matches = [m for m in matches if TRANSFER_WORDS.search(m["description"])]
-        if len(matches) != 1 or batch_id not in (row["batch_id"], matches[0]["batch_id"]):
+        other = _likeliest_leg(row, matches, target, names)
+        if other is None or batch_id not in (row["batch_id"], other["batch_id"]):
             continue
-        other = matches[0]["id"]
-        taken.update((row["id"], other))
-        conn.execute("UPDATE transactions SET transfer_id = ? WHERE id = ?", (other, row["id"]))
-        conn.execute("UPDATE transactions SET transfer_id = ? WHERE id = ?", (row["id"], other))
+        taken.update((row["id"], other["id"]))
+        conn.execute("UPDATE transactions SET transfer_id = ? WHERE id = ?", (other["id"], row["id"]))
+        conn.execute("UPDATE transactions SET transfer_id = ? WHERE id = ?", (row["id"], other["id"]))
         conn.execute(
             "UPDATE transactions SET category_id = ?, category_source = 'transfer'"
             " WHERE id IN (?, ?) AND category_id IS NULL",
-            (transfer_category, row["id"], other),
+            (transfer_category, row["id"], other["id"]),
         )
         linked += 1
     return linked
+
+
+def _reads_like_transfer(text: str) -> bool:
+    return bool(TRANSFER_WORDS.search(text)) and not NOT_TRANSFER.search(text)
+
+
+def _likeliest_leg(row: dict, matches: list[dict], target: str | None, names: dict[int, str]) -> dict | None:
+    """The other leg among the possible ones: in the account the file names, else reading like a
+    transfer, then nearest in date. Two regular $100 sweeps to savings on one day are
+    interchangeable (same account), so either pairing is right; equally likely legs in different
+    accounts are not."""
+    for prefer in (lambda m: names[m["account_id"]] == target, lambda m: TRANSFER_WORDS.search(m["description"])):
+        if len(matches) > 1 and any(map(prefer, matches)):
+            matches = [m for m in matches if prefer(m)]
+    if not matches:
+        return None
+    nearest = min(abs(_days(m["posted"], row["posted"])) for m in matches)
+    closest = [m for m in matches if abs(_days(m["posted"], row["posted"])) == nearest]
+    return closest[0] if len({m["account_id"] for m in closest}) == 1 else None
 
 
 _COUNTED = ("posted", "account_id", "category_id", "currency", "amount", "pending")  # add_rows' columns
