@@ -238,6 +238,12 @@ def test_bank_ids_are_scoped_and_not_trusted_alone(tmp_path: Path) -> None:
         assert (second.added, second.duplicates) == (0, 3)
         account = ledger.query_one("SELECT * FROM accounts")
         assert account["number"] == "555123" and account["balance"] == 100000
+        redated = tmp_path / "three.ofx"  # the bank moves a row by a day, same FITID and text
+        redated.write_text(ofx([("20250107", "-20.00", "", "NO FITID SHOP"), ("20250106", "-100.00", "A1", "HOTEL PARIS")]))
+        assert import_file(ledger, redated).added == 1  # only the row without an id is new by its date
+        numbered = tmp_path / "four.ofx"  # ids by position in each download: two days later, another shop
+        numbered.write_text(ofx([("20250107", "-100.00", "A1", "PHILZ COFFEE")]))
+        assert import_file(ledger, numbered).added == 1
 
 
 PENDING_FILE = """Type,Product,Started Date,Completed Date,Description,Amount,Fee,Currency,State,Balance

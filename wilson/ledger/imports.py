@@ -201,22 +201,31 @@ def _new_positions(ledger: Ledger, account_id: int, rows: NewRows) -> list[int]:
     fresh = [i for i, fp in enumerate(rows.fingerprint) if fp not in existing_fps]
     if not fresh or rows.bank_id.count(None) == len(rows):
         return fresh
-    existing_bank: dict[tuple[str, int], list[str]] = {}
-    for bank_id, posted, amount in _plain_rows(
+    existing_bank: dict[tuple[str, int], list[tuple[str, str]]] = {}
+    for bank_id, posted, amount, text in _plain_rows(
         ledger.conn,
-        "SELECT bank_id, posted, amount FROM transactions WHERE account_id = ? AND posted BETWEEN ? AND ? AND bank_id IS NOT NULL",
+        "SELECT bank_id, posted, amount, description FROM transactions"
+        " WHERE account_id = ? AND posted BETWEEN ? AND ? AND bank_id IS NOT NULL",
         (account_id, _shift(window[1], -BANK_ID_MATCH_DAYS), _shift(window[2], BANK_ID_MATCH_DAYS)),
     ):
-        existing_bank.setdefault((bank_id, amount), []).append(posted)
+        existing_bank.setdefault((bank_id, amount), []).append((posted, text.casefold()))
     kept = []
     for i in fresh:
-        days = existing_bank.get((rows.bank_id[i], rows.amount[i])) if rows.bank_id[i] else None
-        near = next((day for day in days if abs(_days(day, rows.posted[i])) <= BANK_ID_MATCH_DAYS), None) if days else None
-        if near is None:
+        seen = existing_bank.get((rows.bank_id[i], rows.amount[i])) if rows.bank_id[i] else None
+        same = next((row for row in seen if _same_row(row, rows.posted[i], rows.description[i])), None) if seen else None
+        if same is None:
             kept.append(i)
         else:
-            days.remove(near)  # each row already there answers for one new row
+            seen.remove(same)  # each row already there answers for one new row
     return kept
+
+
+def _same_row(seen: tuple[str, str], posted: str, description: str) -> bool:
+    """Whether a row holding the new row's bank id and amount is the new row: the bank may re-date a
+    row between downloads or reword it, not both (a bank that numbers its ids by position in each
+    download gives a purchase two days later the same id)."""
+    day, text = seen
+    return abs(_days(day, posted)) <= BANK_ID_MATCH_DAYS and (day == posted or text == description.casefold())
 
 
 def _remove_superseded(ledger: Ledger, superseded: Sequence[tuple[int, str]]) -> list[dict]:
