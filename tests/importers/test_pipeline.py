@@ -692,6 +692,22 @@ def import_batches(ledger: Ledger, tmp_path: Path, bodies: list[str]) -> list[in
     ]
 
 
+HOLDS = [  # downloads that do not overlap: a declined hold, and a $1 fuel hold that posts for $48.10
+    "10/01/2026,COFFEE,-4.50,Posted\n10/14/2026,DELTA AIR LINES,-420.00,Pending\n10/15/2026,SHELL OIL 57442,-1.00,Pending\n",
+    "10/16/2026,SHELL OIL 57442,-48.10,Posted\n10/20/2026,GROCER,-30.00,Posted\n10/30/2026,CHIPOTLE,-13.20,Pending\n",
+]
+
+
+@pytest.mark.parametrize("order", [[0, 1], [1, 0]])
+def test_a_hold_no_later_download_lists_does_not_pend_forever(tmp_path: Path, order: list[int]) -> None:
+    """A file reaching two weeks past a hold it does not list retires it, and the same holds when
+    the newer file came first; whichever the order, the ledger ends the same."""
+    with Ledger() as ledger:
+        import_batches(ledger, tmp_path, [HOLDS[i] for i in order])
+        assert [r["description"] for r in rows(ledger, "pending = 1")] == ["CHIPOTLE"]
+        assert len(rows(ledger, "pending = 0")) == 3
+
+
 def test_undo_restores_a_replaced_pending_row_whose_id_a_later_row_took(tmp_path: Path) -> None:
     with Ledger() as ledger:
         batches = import_batches(ledger, tmp_path, PENDING_THEN_POSTED)

@@ -24,6 +24,7 @@ from wilson.ledger.bulk import derived_structures_dropped
 from wilson.ledger.service import Ledger
 
 PENDING_MATCH_DAYS = 7
+PENDING_STALE_DAYS = 14  # a hold settles or lapses within days: a file reaching this far past one it no longer lists retires it
 BANK_ID_MATCH_DAYS = 7  # a row the bank re-dated keeps its id
 BULK_ROWS = 5_000  # batches this big, into a ledger no bigger, rebuild indexes instead of updating them
 TRANSFER_MATCH_DAYS = 4
@@ -260,6 +261,13 @@ def _not_yet_posted(ledger: Ledger, account_id: int, rows: NewRows) -> Sequence[
     pending = [i for i, flag in enumerate(rows.pending) if flag]
     if not pending:
         return range(len(rows))
+    # The ledger holds the account's rows from well after a hold: a newer export, imported first,
+    # no longer listed it (imported in date order, that export would have retired it).
+    known_until = ledger.scalar("SELECT MAX(posted) FROM transactions WHERE account_id = ?", (account_id,))
+    stale = {i for i in pending if known_until and _days(known_until, rows.posted[i]) >= PENDING_STALE_DAYS}
+    pending = [i for i in pending if i not in stale]
+    if not pending:
+        return [i for i in range(len(rows)) if i not in stale]
     by_amount: dict[int, list[dict]] = {}
     by_text: dict[str, list[dict]] = {}
     for row in ledger.query(
@@ -280,7 +288,7 @@ def _not_yet_posted(ledger: Ledger, account_id: int, rows: NewRows) -> Sequence[
         if hit is not None:
             used.add(hit["id"])
             gone.add(i)
-    return [i for i in range(len(rows)) if i not in gone]
+    return [i for i in range(len(rows)) if i not in gone and i not in stale]
 
 
 def _settles(held: int, booked: int, held_text: str, booked_text: str) -> bool:
@@ -299,8 +307,9 @@ def _replace_pending(ledger: Ledger, account_id: int, rows: NewRows, fresh: NewR
     """Remove earlier pending rows that this file books or no longer lists; returns them for undo.
 
     A newer export is the authority on what is still pending inside the dates it covers, unless it
-    could not list them. A pending row the new file confirms (same amount within a few days) is
-    replaced by the posted row.
+    could not list them, and on holds from well before them (a declined hold, or a $1 fuel hold that
+    posted for $48.10, would pend forever). A pending row the new file confirms (same amount within a
+    few days) is replaced by the posted row.
     """
     high = max(rows.posted)
     olds = ledger.query(
@@ -325,7 +334,7 @@ def _replace_pending(ledger: Ledger, account_id: int, rows: NewRows, fresh: NewR
             near(day) and _settled_amount(old["amount"], amount)
             for amount, day in booked_as.get(old["description"].casefold(), ())
         )
-        if confirmed or (rows.lists_pending and old["posted"] >= low):
+        if confirmed or (rows.lists_pending and (old["posted"] >= low or _days(high, old["posted"]) >= PENDING_STALE_DAYS)):
             gone.append(old)
     if gone:
         ledger.conn.executemany("DELETE FROM transactions WHERE id = ?", [(g["id"],) for g in gone])
