@@ -496,7 +496,7 @@ def test_a_footer_word_where_the_date_goes_is_skipped_with_a_warning() -> None:
     assert [(t.amount, t.payee) for t in deutsche.transactions] == [
         (-8500, "Stadtwerke München"), (-115000, "Max Mustermann"), (325000, "ACME GmbH"),
     ]
-    assert deutsche.warnings == ["line 8: skipped 'Kontostand' (no date, no amount)"]
+    assert deutsche.warnings == ["line 8: skipped 'Kontostand' (a balance line)"]
     postfinance = parse("written/postfinance.csv")  # `Lastschrift in CHF`, a disclaimer below the rows
     assert [t.amount for t in postfinance.transactions] == [-4560, 650000]
     assert postfinance.accounts[0].currency == "CHF"

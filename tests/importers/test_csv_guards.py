@@ -93,3 +93,24 @@ def test_the_one_split_read_of_a_uniform_block_matches_the_csv_module(rows: list
 @given(st.text(alphabet="ab\n", max_size=400), st.integers(min_value=1, max_value=60))
 def test_long_line_check_agrees_with_measuring_every_line(text: str, limit: int) -> None:
     assert has_long_line(text, limit) == (max(map(len, text.split("\n"))) > limit)
+
+
+def test_a_footnote_after_the_last_row_is_not_part_of_its_description(tmp_path: Path) -> None:
+    """Joined to the payroll row, the note made the same row in the next export look new."""
+    result = parse(tmp_path, (
+        "Date,Description,Amount\n03/01/2024,COFFEE,-4.50\n03/02/2024,PAYROLL,2000.00\n"
+        ',"* Pending transactions are not included in this download",\n,"Questions? Call 1-800-555-0100",\n'
+    ))
+    assert [t.description for t in result.transactions] == ["COFFEE", "PAYROLL"]
+    assert result.errors == [] and len(result.warnings) == 2 and "a note after the last row" in result.warnings[0]
+
+
+def test_footers_with_their_figure_in_a_money_column_are_skipped(tmp_path: Path) -> None:
+    net = parse(tmp_path, "Date,Description,Amount\n03/01/2024,COFFEE,-4.50\n03/02/2024,PAYROLL,2000.00\n,Total Debits,-4.50\n,Net Change,1995.50\n")
+    assert (len(net.transactions), net.errors) == (2, [])
+    balance = parse(tmp_path, (
+        "Buchungstag;Wert;Umsatzart;Verwendungszweck;Soll;Haben;Währung\n"
+        "31.01.2024;31.01.2024;Lastschrift;REWE SAGT DANKE;-45,67;;EUR\n30.01.2024;30.01.2024;Gutschrift;Gehalt;;3.100,00;EUR\n"
+        ";;;;;;\nKontostand;31.01.2024;;;;2.033,83;EUR\n"
+    ))
+    assert ([t.amount for t in balance.transactions], balance.errors) == ([-4567, 310000], [])

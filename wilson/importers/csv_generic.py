@@ -64,7 +64,8 @@ _IBAN = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}")
 # A totals line where the date or (on a row without one) the text goes: never a transaction; on a
 # dated row only text that is nothing but a total (`Daily total`; `TOTAL WINE & MORE` is a shop).
 _TOTALS = re.compile(
-    r"(grand\s+|sub-?|transaction\s+)?totals?\b|total\s+(debits|credits)|summe\b|gesamt|totaal|totale\b|sous-total", re.I
+    r"(grand\s+|sub-?|transaction\s+)?totals?\b|total\s+(debits|credits)|net\s+(change|movement)\b|summe\b|gesamt|totaal|totale\b|sous-total",
+    re.I,
 )
 _TOTAL_TEXT = re.compile(r"((daily|day|grand|sub-?|monthly)\s*)?totals?(\s+for\b.*)?:?", re.I)
 _PENDING = re.compile(
@@ -78,7 +79,7 @@ _REVERTED = re.compile(
 _SUMMARY = re.compile(
     r"(opening|closing|beginning|ending|starting|previous|new) balance\b|turnover$|anfangssaldo|endsaldo|tagessaldo|"
     r"schlusssaldo|saldo (alt|neu|anfang|ende)|solde (initial|final|precedent|au)|kontostand (alt|neu|vom|am)|"
-    r"(alter|neuer) kontostand|#?saldo (koncowe|końcowe|poczatkowe|początkowe)|saldo (anterior|inicial|final|total|do dia|del dia|contabil[ií]stico|dispon[ií]vel)",
+    r"(alter|neuer) kontostand|kontostand\s*$|#?saldo (koncowe|końcowe|poczatkowe|początkowe)|saldo (anterior|inicial|final|total|do dia|del dia|contabil[ií]stico|dispon[ií]vel)",
     re.I,
 )
 # Either, in one C-level pass over a column of 100k distinct descriptions.
@@ -874,8 +875,10 @@ class _Conversion:
                 result.warnings.append(f"line {line}: skipped {description[:60]!r} (a balance line)")
             elif not any(self.columns[c][i].strip() for c in self.money_cols):
                 above = next((j for j in range(i - 1, -1, -1) if j not in dropped), None)
-                if description and above is not None:
+                if description and above is not None and (i < self._last_dated or self._wraps or self._filled(i) > 1):
                     parsed["description"][above] = squeeze(f"{parsed['description'][above]} {description}")  # OCBC wraps
+                elif description and above is not None:  # a lone text after the last row: the bank's footnote
+                    result.warnings.append(f"line {line}: skipped {description[:60]!r} (a note after the last row)")
                 elif description:
                     result.errors.append(RowError(line, "no date", _name(names, date_cols[0][0] if date_cols else None)))
             else:
@@ -897,6 +900,29 @@ class _Conversion:
         else:
             result.errors.append(RowError(line, f"cannot read the date {raw!r}", _name(names, column)))
         return False
+
+    @cached_property
+    def _last_dated(self) -> int:
+        """The last row with something in a date column."""
+        dates = [self.columns[index] for index in self.layout.dates]
+        return next((i for i in range(self.count - 1, -1, -1) if any(column[i].strip() for column in dates)), -1)
+
+    def _filled(self, i: int) -> int:
+        """How many cells of row i hold something (a ZKB collective order's parts under it fill a
+        currency and an amount beside their text; a footnote is its text alone)."""
+        return sum(bool(column[i].strip()) for column in self.columns)
+
+    @cached_property
+    def _wraps(self) -> bool:
+        """Whether rows go on over a second line between dated rows (OCBC): then a text line after
+        the last row is that row's too, not a footnote (`Pending transactions are not included`)."""
+        bare = set(self.layout.dates) | set(self.money_cols)
+        bare_columns = [self.columns[index] for index in bare]
+        texts = [column for index, column in enumerate(self.columns) if index not in bare]
+        return any(
+            not any(column[i].strip() for column in bare_columns) and any(column[i].strip() for column in texts)
+            for i in range(self._last_dated)
+        )
 
     def _under_pending_heading(self, index: int, distinct: Iterable[str]) -> set[int]:
         """Rows under a `Pending Transactions` heading line, up to the next heading (Schwab). A
