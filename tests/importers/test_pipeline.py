@@ -655,6 +655,20 @@ def test_two_accounts_of_one_product_stay_apart_by_the_digits_in_chases_file_nam
         assert (other.accounts, other.added) == (["Chase Checking …5678"], 1)  # its fee is its own, not a duplicate
 
 
+def test_a_renamed_download_goes_to_the_account_already_holding_its_rows(tmp_path: Path) -> None:
+    """Named by nothing the ledger knows, a file whose overlap is already an account's is that
+    account's next month, not a new account taking the overlap a second time."""
+    header = "Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #,\n"
+    september = "DEBIT,09/12/2026,GROCER,-30.00,DEBIT_CARD,970.00,,\nDEBIT,09/10/2026,COFFEE,-5.00,DEBIT_CARD,1000.00,,\nCREDIT,09/01/2026,PAYROLL,1005.00,ACH_CREDIT,1005.00,,\n"
+    october = "DEBIT,10/02/2026,RENT,-500.00,ACH_DEBIT,470.00,,\n" + september
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "Chase1234_Activity_20260912.CSV", september, header))
+        renamed = import_file(ledger, write(tmp_path, "checking oct.csv", october, header))
+        assert (renamed.accounts, renamed.added, renamed.duplicates) == (["Chase Checking …1234"], 1, 3)
+        other = import_file(ledger, write(tmp_path, "savings.csv", "10/02/2026,INTEREST,1.00\n"))
+        assert other.accounts == ["savings"]
+
+
 def test_a_refund_or_a_payment_to_someone_else_is_not_a_transfer_leg(tmp_path: Path) -> None:
     checking = write(tmp_path, "checking.csv", "2025-04-03,ZELLE TRANSFER TO JOHN SMITH,-50.00\n")
     card = write(tmp_path, "visa.csv", "2025-04-04,AMAZON.COM REFUND,50.00\n2025-04-05,GROCER,-20.00\n")

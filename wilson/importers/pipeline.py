@@ -223,11 +223,11 @@ def _resolve_accounts(
     for parsed in result.accounts:
         if parsed.key not in keys:
             continue
-        resolved[parsed.key] = _account_for(ledger, parsed, named, source)
+        resolved[parsed.key] = _account_for(ledger, parsed, named, source, rows if len(keys) == 1 else None)
     return resolved
 
 
-def _account_for(ledger: Ledger, parsed: ParsedAccount, named: str | None, source: str) -> dict:
+def _account_for(ledger: Ledger, parsed: ParsedAccount, named: str | None, source: str, rows: ParsedRows | None) -> dict:
     if not named and parsed.number:
         found = ledger.account_by_number(parsed.number, parsed.currency if parsed.currency_stated else None)
         if found:
@@ -239,9 +239,31 @@ def _account_for(ledger: Ledger, parsed: ParsedAccount, named: str | None, sourc
         # or the same bank's export from another country (Amex in dollars and in pounds).
         name = f"{name} {parsed.currency.upper()}"
         found = ledger.account(name)
+    if found is None and not named and not parsed.number and rows is not None:
+        found = _account_holding(ledger, rows)
     return found or ledger.create_account(
         name, _type_for(parsed, name), parsed.currency, parsed.institution, parsed.number
     )
+
+
+RECOGNISED_SHARE = 0.8  # of the rows a file shares dates with an account, this many already there make it that account
+
+
+def _account_holding(ledger: Ledger, rows: ParsedRows) -> dict | None:
+    """The account that already holds the file's rows, for a file whose name and content name none
+    the ledger knows: a renamed download (`checking oct.csv`), or the next month of a file first
+    imported with `--account`. A new account would take the overlap a second time."""
+    days = per_distinct(date.isoformat, rows.column("posted"))
+    low, high = min(days), max(days)
+    ours = Counter(fingerprints([0] * len(days), days, rows.column("amount"), rows.column("description"), rows.column("pending")))
+    for account in ledger.query("SELECT a.id, a.name FROM accounts a WHERE EXISTS"
+                                " (SELECT 1 FROM transactions t WHERE t.account_id = a.id AND t.posted BETWEEN ? AND ?)", (low, high)):
+        held = [fp for (fp,) in ledger.conn.execute(
+            "SELECT fingerprint FROM transactions WHERE account_id = ? AND posted BETWEEN ? AND ?", (account["id"], low, high))]
+        shared = sum((ours & Counter(held)).values())
+        if shared >= 2 and shared >= RECOGNISED_SHARE * len(held):
+            return ledger.account_by_id(account["id"])
+    return None
 
 
 _TYPE_WORDS = (
