@@ -129,7 +129,7 @@ def test_dmy_option_trailing_space_type_and_other_sections() -> None:
     result = QIF.parse(text, "dmy.qif")
     assert [t.posted for t in result.transactions] == [date(2025, 1, 3), date(2023, 10, 18), date(2025, 1, 4), date(2025, 1, 5)]
     assert not result.errors and "Prices" in result.warnings[0]
-    assert [(a.key, a.type) for a in result.accounts] == [("default", "checking"), ("default-oth-l", "loan"), ("default-oth-a", "savings")]
+    assert [(a.key, a.type) for a in result.accounts] == [("default", "checking"), ("default-oth-l", "loan"), ("default-oth-a", "investment")]
 
 
 def test_dates_without_an_option_are_read_by_what_they_prove() -> None:
@@ -197,11 +197,21 @@ def test_an_apostrophe_year_that_would_be_years_ahead_is_the_1900s() -> None:
 
 
 def test_a_file_cut_inside_its_last_record_is_a_row_error() -> None:
-    text = "!Type:Bank\nD01/05/2025\nT-5.00\nPSHOP\n^\nD01/09/2025\nT-120.00\nPCOS"
-    result = QIF.parse(text, "cut.qif")
-    assert [t.amount for t in result.transactions] == [-500]
-    assert [(e.line, e.message) for e in result.errors] == [(6, "the file ends inside this record (truncated file?)")]
-    assert len(QIF.parse(text + "\n", "no_last_caret.qif").transactions) == 2  # a last `^` left out is fine
+    head = "!Type:Bank\nD01/05/2025\nT-5.00\nPSHOP\n^\n"
+    for cut in ("D01/09/2025", "D01/09/2025\nPCOSTCO\nT-12", "T-120.00\nD01/09/20", "D01/09/2025\nSFood\n$-12"):
+        result = QIF.parse(head + cut, "cut.qif")
+        assert [t.amount for t in result.transactions] == [-500], cut
+        assert [(e.line, e.message) for e in result.errors] == [(6, "the file ends inside this record (truncated file?)")], cut
+
+
+def test_a_complete_last_record_without_caret_or_line_break_is_read() -> None:
+    text = "!Type:Bank\nD03/01/2025\nT-12.00\nPFirst\n^\nD03/02/2025\nT-5.00\nPSecond\nLDining"
+    for ending in ("", "\n"):
+        result = QIF.parse(text + ending, "no_caret.qif")
+        assert [(t.posted, t.amount, t.payee, t.category) for t in result.transactions] == [
+            (date(2025, 3, 1), -1200, "First", None), (date(2025, 3, 2), -500, "Second", "Dining"),
+        ]
+        assert result.errors == []
 
 
 def test_european_qif_is_in_euros_and_compact_dates_are_read() -> None:
@@ -209,3 +219,88 @@ def test_european_qif_is_in_euros_and_compact_dates_are_read() -> None:
     assert european.accounts[0].currency == "EUR" and european.transactions[0].posted == date(2025, 11, 3)
     compact = QIF.parse("!Type:Bank\nD20240102\nT10.00\nPTEST\n^\n", "gnucash.qif")
     assert compact.accounts[0].currency == "USD" and compact.transactions[0].posted == date(2024, 1, 2)
+
+
+def test_a_year_no_writer_emits_is_a_row_error() -> None:
+    text = "!Type:Bank\nD03/01/2025\nT-1.00\n^\nD03/02/202\nT-2.00\n^\nD03/02/0025\nT-3.00\n^\nD0025-03-02\nT-4.00\n^\n"
+    result = QIF.parse(text, "years.qif")
+    assert [t.amount for t in result.transactions] == [-100]
+    assert [str(e) for e in result.errors] == [
+        "line 5, column D: invalid date '03/02/202': the year 202 has 3 digits",
+        "line 8, column D: invalid date '03/02/0025': the year 0025 is before 1900",
+        "line 11, column D: invalid date '0025-03-02': the year 0025 is before 1900",
+    ]
+
+
+def test_the_years_quicken_and_other_writers_emit_are_read() -> None:
+    for raw, expected in (
+        ("3/ 1'25", date(2025, 3, 1)), ("03/01/2025", date(2025, 3, 1)), ("2025-03-01", date(2025, 3, 1)),
+        ("1/15'05", date(2005, 1, 15)), ("3/1/25", date(2025, 3, 1)), ("3/ 1/ 5", date(2005, 3, 1)),
+        ("3/1'2025", date(2025, 3, 1)), ("12/31/1999", date(1999, 12, 31)),
+    ):
+        result = QIF.parse(f"!Type:Bank\nD{raw}\nT-1.00\n^\n", "q.qif")
+        assert [t.posted for t in result.transactions] == [expected], raw
+        assert result.errors == [], raw
+
+
+def test_a_split_percentage_must_be_a_plain_number_within_the_whole() -> None:
+    errors = {}
+    for percent in ("NaN", "1e15", "Infinity", "150", "-100.01", "abc"):
+        result = QIF.parse(f"!Type:Bank\nD03/01/2025\nT-10.00\nPx\nSFood\n%{percent}\n^\n", "pct.qif")
+        assert result.transactions == [], percent
+        [error] = result.errors
+        assert (error.line, error.column) == (6, "%"), percent
+        errors[percent] = error.message
+    assert errors["NaN"] == "invalid split percentage 'NaN'"
+    assert errors["1e15"] == "invalid split percentage '1e15'"
+    assert errors["150"] == "split percentage '150' is not between -100 and 100"
+    # A percentage is exact: 12.5% of -10.01 is -1.25125, to the cent -1.25; the rest is unallocated.
+    result = QIF.parse("!Type:Bank\nD03/01/2025\nT-10.01\nSFood\n%12.5%\nSHome\n%87.5\n^\n", "pct.qif")
+    assert [s.amount for s in result.transactions[0].splits] == [-125, -876]
+
+
+def test_a_split_without_an_amount_is_reported_at_its_own_line() -> None:
+    head = "!Type:Bank\nD03/01/2025\nT-10.00\nPx\nSFood\n$-10.00\nSHome\n"
+    missing = QIF.parse(head + "Eno amount line\n^\n", "split.qif")
+    assert [str(e) for e in missing.errors] == ["line 7, column $: the split has no amount ($ line)"]
+    empty = QIF.parse(head + "$\n^\n", "split.qif")
+    assert [str(e) for e in empty.errors] == ["line 8, column $: the split's amount is empty"]
+    no_total = QIF.parse("!Type:Bank\nD03/01/2025\nSFood\n%50\n^\n", "split.qif")
+    assert [str(e) for e in no_total.errors] == ["line 4, column %: a percentage split needs the record's amount (T line)"]
+    assert missing.transactions == empty.transactions == no_total.transactions == []
+
+
+def test_other_assets_are_not_cash_and_investment_sections_are_skipped() -> None:
+    text = (
+        "!Account\nNBrokerage\nTInvst\n^\n!Type:Invst\nD1/ 2'25\nNBuy\nYApple Inc\nT1,502.50\n^\n"
+        "!Account\nNHouse\nTOth A\n^\n!Type:Oth A\nD1/ 6'25\nT5,000.00\nPRevaluation\n^\n"
+        "!Account\nNMortgage\nTOth L\n^\n!Type:Oth L\nD1/ 7'25\nT-900.00\n^\n"
+    )
+    result = QIF.parse(text, "nonbank.qif")
+    assert [(a.name, a.type) for a in result.accounts] == [("House", "investment"), ("Mortgage", "loan")]
+    assert [t.account_key for t in result.transactions] == ["House", "Mortgage"]
+    assert result.warnings == ["line 5: skipped the !Type:Invst section (investments are not imported)"]
+
+
+def test_sections_of_different_kinds_without_account_blocks_are_separate_accounts() -> None:
+    text = (
+        "!Type:Bank\nD03/01/2025\nT-10.00\nPBank row\n^\n!Type:CCard\nD03/02/2025\nT-20.00\nPCard row\n^\n"
+        "!Type:Cash\nD03/03/2025\nT-3.00\nPCash row\n^\n!Type:Oth A\nD03/04/2025\nT1.00\n^\n"
+        "!Type:Oth L\nD03/05/2025\nT-1.00\n^\n"
+    )
+    result = QIF.parse(text, "/home/me/Quicken_2025-03.qif")
+    assert [(a.key, a.name, a.type) for a in result.accounts] == [
+        ("default", None, "checking"),  # the pipeline names it after the file, as a one-section file
+        ("default-ccard", "Quicken Credit Card", "credit_card"),
+        ("default-cash", "Quicken Cash", "cash"),
+        ("default-oth-a", "Quicken Other Asset", "investment"),
+        ("default-oth-l", "Quicken Other Liability", "loan"),
+    ]
+    assert [t.account_key for t in result.transactions] == [a.key for a in result.accounts]
+    # Next month's export of the same file lands in the same accounts, whichever sections it has.
+    card_only = QIF.parse("!Type:CCard\nD04/02/2025\nT-20.00\n^\n", "Quicken_2025-04.qif")
+    assert [(a.name, a.type) for a in card_only.accounts] == [("Quicken Credit Card", "credit_card")]
+    # A file already named for its kind, or an opening balance naming the account, is not relabelled.
+    assert QIF.parse("!Type:Cash\nD04/02/2025\nT-2.00\n^\n", "cash.qif").accounts[0].name == "cash"
+    opening = QIF.parse("!Type:CCard\nD04/01/2025\nT0.00\nPOpening Balance\nL[My Visa]\n^\n", "q.qif")
+    assert opening.accounts[0].name == "My Visa"

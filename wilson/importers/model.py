@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import MISSING, dataclass, field, fields
 from datetime import date
+from pathlib import Path
 from typing import Any, overload
 
 ACCOUNT_TYPES = ("checking", "savings", "credit_card", "cash", "loan", "investment")
@@ -198,3 +200,33 @@ class ImportRefused(Exception):
         self.path, self.message, self.line, self.column = path, message, line, column
         where = path + (f":{line}" if line else "") + (f" (column {column})" if column else "")
         super().__init__(f"{where}: {message}")
+
+
+_FILE_NAME_NOISE = re.compile(  # matched after separators became single spaces
+    r"\b(?:(?:19|20)\d{2} ?\d{2} ?\d{2}(?: ?(?:[01]\d|2[0-3])[0-5]\d(?:[0-5]\d)?(?! ?\d{2} ?\d{2}))?"  # dates, a time after one
+    r"|\d{1,2} \d{1,2} \d{2,4}|(?:19|20)\d{2} ?(?:0[1-9]|1[0-2]))\b"
+    r"|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)?(?:19|20)\d{2}\b"  # years, `February2018`
+    r"|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b"  # months
+    r"|\b(?:en|de|fr|es|it|nl|pt|pl|sv|da|nb) (?:gb|us|ie|au|nz|ca|de|at|ch|fr|be|es|it|nl|pt|pl|se|dk|no)\b"  # `en-gb`
+    r"|\b(?=[a-f\d]*\d[a-f])(?=[a-f\d]*[a-f]\d)[a-f\d]{6,}\b"  # a download's hex id (`8a1b2c`, not `DE12345`)
+    r"|\b(?:export|download|statement|transactions?|activity|history|umsaetze|umsätze|copy)\b|\(\d+\)",
+    re.IGNORECASE,
+)
+
+
+def name_from_file(source: str) -> str:
+    """An account name for a file that names none, the same for every month's export of it.
+
+    `Checking_Activity_2025-01-31.csv` and `Checking_Activity_2025-02-28 (1).csv` both give
+    "Checking", so the second month lands in the same account and its overlap is de-duplicated.
+    """
+    spaced = re.sub(r"[\s_\-.]+", " ", Path(source).stem)
+    words = _FILE_NAME_NOISE.sub(" ", spaced).split()
+    while words and words[-1].casefold() in _RANGE_WORDS:  # `..._2026-04-01_to_2026-05-23`
+        words.pop()
+    return " ".join(words) or "Imported"
+
+
+_RANGE_WORDS = frozenset(("to", "till", "until", "bis", "tot", "au"))

@@ -14,7 +14,7 @@ from datetime import date
 from decimal import ROUND_HALF_EVEN, Decimal
 
 from wilson.importers.dates import COMPACT, D_MON_Y, DMY, MON_D_Y, infer_date_format
-from wilson.importers.model import ParsedAccount, ParsedSplit, ParsedTransaction, ParseResult, RowError, payee_of
+from wilson.importers.model import ParsedAccount, ParsedSplit, ParsedTransaction, ParseResult, RowError, name_from_file, payee_of
 from wilson.money import AmountError, format_minor, guess_decimal_separator, parse_amount, to_minor
 
 # Section kinds that hold cash transactions, and the account type each implies.
@@ -22,9 +22,11 @@ _SECTION_TYPES = {
     "bank": "checking",
     "cash": "cash",
     "ccard": "credit_card",
-    "oth a": "savings",
+    "oth a": "investment",  # a house or a car: an asset, but not money to spend
     "oth l": "loan",
 }
+# What tells apart the accounts of sections no `!Account` block names (bank keeps the file's name).
+_SECTION_LABELS = {"cash": "Cash", "ccard": "Credit Card", "oth a": "Other Asset", "oth l": "Other Liability"}
 _ACCOUNT_TYPES = {**_SECTION_TYPES, "invst": "investment", "port": "investment", "401(k)/403(b)": "investment"}
 _MONEY_LISTS = ("invst", "prices")  # sections holding money Wilson does not import: say so
 _HEADER = re.compile(r"!(type|account|option|clear)\b", re.I)
@@ -33,6 +35,8 @@ _DATE = re.compile(r"(\d{1,4})\s*([/.\-])\s*(\d{1,2})\s*(['/.\-])\s*(\d{1,4})")
 _DIGIT = re.compile(r"\d")
 _DOTTED_DATE = re.compile(r"\d{1,2}\.\s*\d{1,2}\.\s*\d{2,4}")
 _CENTURY_PIVOT = 70  # two-digit years 00-69 are 2000s, 70-99 are 1900s
+_FIRST_YEAR = 1900  # no bank record is older: a `0025` (or `202`) lost or gained a digit
+_MAX_PERCENT = 100  # a split is a part of its transaction, at most all of it
 TRANSFER = "Transfer"  # the default category (kind transfer) of moves between own accounts
 
 
@@ -50,6 +54,11 @@ class _Split:
     amount: str | None = None
     percent: str | None = None
     line: int = 0
+    lines: dict[str, int] = field(default_factory=dict)  # each field code's line, for errors on it
+
+
+class _YearError(ValueError):
+    """A date whose year no QIF writer emits; its message says what is wrong with it."""
 
 
 def _lines(text: str) -> list[str]:
@@ -97,9 +106,20 @@ def _parse_date(raw: str, order: str) -> date:
         return named
     a, b = m[1], m[3]
     if len(a) == 4:  # ISO: year first
+        _check_year(a)
         return date(int(a), int(b), int(m[5]))
+    _check_year(m[5])
     month, day = (int(a), int(b)) if order == "MDY" else (int(b), int(a))
     return date(_year(m), month, day)
+
+
+def _check_year(digits: str) -> None:
+    """Writers put one or two digits (`3/ 1' 5`, `3/1/25`) or four (`2025`) in a year; a corrupt
+    `202` or `0025` would otherwise be booked, without a word, in antiquity."""
+    if len(digits) == 3:
+        raise _YearError(f"the year {digits} has 3 digits")
+    if len(digits) == 4 and int(digits) < _FIRST_YEAR:
+        raise _YearError(f"the year {digits} is before {_FIRST_YEAR}")
 
 
 def _category(raw: str) -> tuple[str | None, str | None]:
@@ -118,7 +138,7 @@ class _QifParser:
     def __init__(self, text: str, source: str, currency: str | None = None):
         self.source, self.currency = source, currency
         self.lines = _lines(text)
-        self.cut_short = not text.endswith("\n")  # a writer may leave out the last `^`, not the last line break
+        self.cut_short = not text.endswith("\n")  # the file stops mid-line: its last record may be cut
         self.order = _date_order(self.lines)
         self.dotted_dates = any(line[:1] == "D" and _DOTTED_DATE.fullmatch(line[1:].strip()) for line in self.lines)
         amounts = [line[1:] for line in self.lines if line[:1] in ("T", "U", "$")]
@@ -150,12 +170,22 @@ class _QifParser:
                 record = _Record(number)
             record.fields.append((line[0], line[1:].strip(), number))
         if record is not None and record.fields:
-            if self.cut_short and section != "account":
+            if self.cut_short and section in _SECTION_TYPES and not _complete(record):
                 self.result.errors.append(RowError(record.line, "the file ends inside this record (truncated file?)"))
             else:
                 self.record(section, record)
+        self.name_unnamed_sections()
         self.result.accounts = list(self.accounts.values())
         return self.result
+
+    def name_unnamed_sections(self) -> None:
+        """A card or cash section no `!Account` block (or opening balance) names is its own account,
+        named after the file and its kind, so next month's export of the file lands in it again."""
+        for section, label in _SECTION_LABELS.items():
+            parsed = self.accounts.get(_unnamed_key(section))
+            if parsed is not None and parsed.name is None:
+                name = name_from_file(self.source)
+                parsed.name = name if label.casefold() in name.casefold() else f"{name} {label}"
 
     def header(self, line: str, number: int) -> str | None:
         """The new section's kind: `account`, a transaction kind, or None to skip its records."""
@@ -185,7 +215,7 @@ class _QifParser:
     def account(self, section: str) -> ParsedAccount:
         """The account this section's rows belong to, created when its first row is read."""
         kind = self.account_type or _SECTION_TYPES[section]
-        key = self.account_name or ("default" if section == "bank" else f"default-{section.replace(' ', '-')}")
+        key = self.account_name or _unnamed_key(section)
         if key not in self.accounts:
             # QIF states no currency: the user's, else a file written the European way (`5.1.24`,
             # `1.234,56`) is in euros.
@@ -208,6 +238,8 @@ class _QifParser:
         date_text, date_line = values.get("D", ("", record.line))
         try:
             posted = _parse_date(date_text, self.order)
+        except _YearError as error:
+            errors.append(RowError(date_line, f"invalid date {date_text!r}: {error}", column="D"))
         except ValueError:
             message = f"invalid date {date_text!r}" if date_text else "the record has no date (D line)"
             errors.append(RowError(date_line, message, column="D"))
@@ -256,6 +288,7 @@ class _QifParser:
         if code == "S" or not splits or getattr(splits[-1], attr) is not None:
             splits.append(_Split(line=line))
         current = splits[-1]
+        current.lines[code] = line
         if code == "S":
             current.category, current.transfer = _category(value)
         else:
@@ -264,20 +297,46 @@ class _QifParser:
     def splits(self, splits: list[_Split], total: int | None, errors: list[RowError]) -> list[ParsedSplit]:
         parsed = []
         for split in splits:
-            try:
-                if split.amount is not None:
-                    amount = self.minor(split.amount)
-                elif split.percent is not None and total is not None:
-                    share = Decimal(split.percent.rstrip("%").strip()) * total / 100
-                    amount = int(share.quantize(Decimal(1), ROUND_HALF_EVEN))
-                else:
-                    raise AmountError("a split line with no amount")
-            except (AmountError, ArithmeticError):
-                errors.append(RowError(split.line, f"invalid split amount {split.amount or split.percent!r}", column="$"))
+            amount = self.split_amount(split, total, errors)
+            if amount is None:
                 continue
             category = split.category or (TRANSFER if split.transfer is not None else None)
             parsed.append(ParsedSplit(amount=amount, category=category, memo=split.memo or None, transfer_account=split.transfer))
         return parsed
+
+    def split_amount(self, split: _Split, total: int | None, errors: list[RowError]) -> int | None:
+        """The split's `$` amount, else its `%` share of the transaction; None, with the error
+        noted at the line at fault, when it has neither that can be read."""
+        if split.amount:
+            try:
+                return self.minor(split.amount)
+            except AmountError:
+                errors.append(RowError(split.lines["$"], f"invalid split amount {split.amount!r}", column="$"))
+                return None
+        if split.percent is not None:
+            return self.share(split.percent, split.lines["%"], total, errors)
+        if split.amount is None:
+            errors.append(RowError(split.line, "the split has no amount ($ line)", column="$"))
+        else:
+            errors.append(RowError(split.lines["$"], "the split's amount is empty", column="$"))
+        return None
+
+    def share(self, text: str, line: int, total: int | None, errors: list[RowError]) -> int | None:
+        """`text` percent of the total, rounded to the cent; a percentage that is not a plain number
+        (`NaN`, `1e15`) or more than the whole transaction is an error, not an absurd split."""
+        if total is None:
+            errors.append(RowError(line, "a percentage split needs the record's amount (T line)", column="%"))
+            return None
+        try:
+            percent = self.number(text.rstrip("%"))
+        except AmountError:
+            errors.append(RowError(line, f"invalid split percentage {text!r}", column="%"))
+            return None
+        if abs(percent) > _MAX_PERCENT:
+            message = f"split percentage {text!r} is not between -{_MAX_PERCENT} and {_MAX_PERCENT}"
+            errors.append(RowError(line, message, column="%"))
+            return None
+        return int((percent * total / 100).quantize(Decimal(1), ROUND_HALF_EVEN))
 
     def balance_splits(self, row: ParsedTransaction) -> None:
         """Splits that miss the total keep the total: the bank moved T, the rest is unallocated."""
@@ -292,9 +351,24 @@ class _QifParser:
             )
 
     def minor(self, text: str) -> int:
+        return to_minor(self.number(text))
+
+    def number(self, text: str) -> Decimal:
         if not _DIGIT.search(text):  # also keeps a lone `-` away from parse_amount, which trips on it
             raise AmountError(f"not an amount: {text!r}")
-        return to_minor(parse_amount(text, self.decimal_sep))
+        return parse_amount(text, self.decimal_sep)
+
+
+def _unnamed_key(section: str) -> str:
+    """The account key of a section no `!Account` block names: one account per kind of section."""
+    return "default" if section == "bank" else f"default-{section.replace(' ', '-')}"
+
+
+def _complete(record: _Record) -> bool:
+    """A last record with neither `^` nor a line break after it may be cut short. It is read when
+    nothing cut could change its money or its date: it has both, and its last line is neither."""
+    codes = [code for code, _, _ in record.fields]
+    return "D" in codes and not {"T", "U", "$"}.isdisjoint(codes) and codes[-1] not in ("D", "T", "U", "$", "%")
 
 
 def _describe(payee: str, memo: str, category: str | None, transfer: str | None) -> str:
