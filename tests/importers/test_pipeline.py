@@ -246,6 +246,22 @@ def test_bank_ids_are_scoped_and_not_trusted_alone(tmp_path: Path) -> None:
         assert import_file(ledger, numbered).added == 1
 
 
+def test_a_statement_balance_that_the_rows_since_the_last_one_do_not_explain_is_reported(tmp_path: Path) -> None:
+    january = ofx([("20250105", "-100.00", "A1", "HOTEL PARIS")])
+    february = ofx([("20250203", "-40.00", "B1", "GROCER")]).replace("<BALAMT>1000.00<DTASOF>20250131", "<BALAMT>930.00<DTASOF>20250228")
+    (tmp_path / "jan.ofx").write_text(january)
+    (tmp_path / "feb.ofx").write_text(february)
+    with Ledger() as ledger:
+        assert import_file(ledger, tmp_path / "jan.ofx").warnings == []
+        assert import_file(ledger, tmp_path / "feb.ofx").warnings == [
+            "Checking 5123: the statement's balance 930.00 on 2025-02-28 is -30.00 off the 1000.00 known on 2025-01-31"
+            " and the rows between: a row may be missing, or in the ledger twice"
+        ]
+        fixed = february.replace("<BALAMT>930.00", "<BALAMT>960.00").replace("B1", "B2")
+        (tmp_path / "feb2.ofx").write_text(fixed)
+        assert import_file(ledger, tmp_path / "feb2.ofx").warnings == []
+
+
 PENDING_FILE = """Type,Product,Started Date,Completed Date,Description,Amount,Fee,Currency,State,Balance
 CARD_PAYMENT,Current,2025-01-10 10:00:00,,Coffee Bar,-4.50,0.00,EUR,PENDING,
 CARD_PAYMENT,Current,2025-01-09 09:00:00,2025-01-09 12:00:00,Bakery,-3.20,0.00,EUR,COMPLETED,96.80

@@ -24,6 +24,7 @@ from wilson.importers.formats import parse_file
 from wilson.importers.model import ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError, name_from_file, per_distinct
 from wilson.ledger import Ledger
 from wilson.ledger.imports import AccountChanges, BatchRecord, ImportOutcome, NewRows, note_account_changes, record_import
+from wilson.money import format_minor
 
 MAX_DESCRIPTION = 4096
 MAX_ERRORS_SHOWN = 3
@@ -496,11 +497,37 @@ def _apply_balances(
         if fact.amount is not None and fact.as_of is not None:
             changes.stated.append((account["id"], [fact.amount, fact.as_of.isoformat(), fact.source]))
             before = _balance_of(ledger, account["id"])
+            warnings += _disagreement(ledger, account, before, fact)
             ledger.set_balance(account["id"], fact.amount, fact.as_of, fact.source)
             after = _balance_of(ledger, account["id"])
             if after != before:
                 changes.balances.append((account["id"], before, after))
     return warnings
+
+
+def _disagreement(ledger: Ledger, account: dict, before: list, fact: _Balance) -> list[str]:
+    """A statement's balance checked against the one the ledger knew and the rows between them: a
+    download that left out a row (or one whose row is in the ledger twice) shows here, where a file
+    with no running balance has nothing to check its amounts against."""
+    known, known_on, _ = before
+    stated_on = fact.as_of.isoformat()
+    if known is None or known_on is None or known_on == stated_on or fact.source != "statement":
+        return []
+    low, high = sorted((known_on, stated_on))
+    moved = ledger.scalar(
+        "SELECT COALESCE(SUM(amount), 0) FROM transactions"
+        " WHERE account_id = ? AND currency = ? AND pending = 0 AND posted > ? AND posted <= ?",
+        (account["id"], account["currency"], low, high),
+    )
+    expected = known + moved if stated_on > known_on else known - moved
+    if expected == fact.amount:
+        return []
+    code = account["currency"]
+    return [
+        f"{account['name']}: the statement's balance {format_minor(fact.amount, code)} on {stated_on} is"
+        f" {format_minor(fact.amount - expected, code)} off the {format_minor(known, code)} known on {known_on}"
+        " and the rows between: a row may be missing, or in the ledger twice"
+    ]
 
 
 def _balance_of(ledger: Ledger, account_id: int) -> list:
