@@ -19,6 +19,7 @@ from parsed_fixtures import FIXTURES, parse_fixture as parse, read_text
     [
         ("written/chase_checking.csv", "chase_checking"),
         ("written/chase_credit.csv", "chase_credit"),
+        ("written/Chase4321_Activity_20161231.CSV", "chase_credit"),
         ("written/amex.csv", "amex"),
         ("written/bofa_checking.csv", "bofa_checking"),
         ("written/bofa_credit.csv", "bofa_credit"),
@@ -67,6 +68,19 @@ def test_chase_credit_uses_post_date_and_keeps_signs() -> None:
     assert txs[3].notes == "Sale; Airport ride"
     assert result.accounts[0].type == "credit_card"
     assert result.accounts[0].name == "Chase Card"
+
+
+def test_chase_credit_before_2017_is_the_same_card_as_today() -> None:
+    """`Type,Trans Date,Post Date,Description,Amount`: charges negative as today, booked on the Post
+    Date, in the account a newer export of that card (`Chase4321_Activity20240201.CSV`) goes to."""
+    old = parse("written/Chase4321_Activity_20161231.CSV", "chase_credit")
+    assert [(t.posted, t.amount, t.notes) for t in old.transactions] == [
+        (date(2016, 12, 29), -575, "Sale"), (date(2016, 12, 29), 2399, "Return"), (date(2016, 12, 15), 50000, "Payment"),
+        (date(2016, 12, 5), -4012, "Sale"), (date(2016, 12, 1), -2500, "Fee"),
+    ]
+    text = "Transaction Date,Post Date,Description,Category,Type,Amount,Memo\n01/28/2024,01/29/2024,STARBUCKS,Food & Drink,Sale,-5.75,\n"
+    new = choose_format(text, "Chase4321_Activity20240201.CSV").parse(text, "Chase4321_Activity20240201.CSV")
+    assert [(a.name, a.type) for a in old.accounts] == [(a.name, a.type) for a in new.accounts] == [("Chase Card …4321", "credit_card")]
 
 
 def test_a_card_row_without_a_post_date_yet_is_pending() -> None:

@@ -322,6 +322,7 @@ def test_starling_and_n26_name_the_counterparty_and_the_reference() -> None:
     n26 = parse("written/n26.csv").transactions
     assert [t.description for t in n26] == ["Spotify", "Max Mustermann Rent share", "Amazon"]
     assert [t.amount for t in n26] == [-999, 40000, -2550]
+    assert (n26[2].original_amount, n26[2].original_currency) == (-2780, "USD")  # `Type Foreign Currency`, before 2024
     assert {t.account_key for t in n26} == {None}
 
 
@@ -757,6 +758,8 @@ def test_german_party_columns_balance_lines_and_the_account_named_above_the_tabl
     assert {t.account_key for t in dkb.transactions} == {None}
     new_dkb = parse("written/dkb_2023.csv")  # `Zahlungspflichtige*r`, `Zahlungsempfänger*in`
     assert "ACME GmbH" in {t.payee for t in new_dkb.transactions}
+    # `Girokonto;DE12…` above the 2023 layout names the account the old layout's `Kontonummer:` line does
+    assert [(a.name, a.number) for a in new_dkb.accounts] == [(a.name, a.number) for a in dkb.accounts]
 
 
 def test_dkb_day_balances_are_skipped_and_a_card_named_above_the_table_is_a_card() -> None:
@@ -765,6 +768,17 @@ def test_dkb_day_balances_are_skipped_and_a_card_named_above_the_table_is_a_card
     assert giro.accounts[0].name == "Girokonto …7890"
     visa = parse("written/dkb_visa.csv")  # `Kreditkarte:;4930********1234 Kreditkarte`
     assert visa.accounts[0].type == "credit_card" and len(visa.transactions) == 4
+    new_visa = parse("written/dkb_2023_visa.csv")  # `Karte;Visa Kreditkarte;4930 **** **** 1234`: the same card
+    assert [(a.name, a.number, a.type) for a in new_visa.accounts] == [("Visa Kreditkarte …1234", "4930********1234", "credit_card")]
+    assert visa.accounts[0].number == "4930********1234"
+
+
+def test_ing_germany_books_on_the_booking_date_not_the_value_date() -> None:
+    """ING writes `Buchung` and `Valuta`; the year's closing charge is booked 02.01. with value 31.12."""
+    ing = parse("written/ing_de.csv")
+    assert [(t.posted, t.amount) for t in ing.transactions] == [
+        (date(2024, 1, 31), -4567), (date(2024, 1, 30), 250000), (date(2024, 1, 15), -1983), (date(2024, 1, 2), -50),
+    ]
 
 
 @pytest.mark.parametrize(

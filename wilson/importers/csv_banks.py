@@ -105,8 +105,12 @@ FORMATS = [
         (
             ("Transaction Date", "Post Date", "Description", "Category", "Type", "Amount", "Memo"),
             ("Transaction Date", "Post Date", "Description", "Category", "Type", "Amount"),  # before Memo was added
+            ("Type", "Trans Date", "Post Date", "Description", "Amount"),  # before 2017; charges negative as today
         ),
-        {"Post Date": "date", "Transaction Date": "date", "Description": "text", "Category": "category", "Type": "kind", "Amount": "amount", "Memo": "notes"},
+        {
+            "Post Date": "date", "Transaction Date": "date", "Trans Date": "date", "Description": "text", "Category": "category",
+            "Type": "kind", "Amount": "amount", "Memo": "notes",
+        },
         _card("Chase Card", "Chase"),
         file_digits=_CHASE_FILE,
     ),

@@ -1029,16 +1029,20 @@ class _Conversion:
     def _preamble_account(self) -> tuple[str | None, str | None, bool]:
         """(name, number, is a card) of the account a line above the header names: `Account
         details for:,DBS Savings Plus Account XXX`, `Konto:;CH52 0900 0000 1234 5678 9`,
-        `Kontonummer:;DE12… / Girokonto`, `Kreditkarte:;4930********1234`. A number keeps each
-        month's export in one account and two accounts' exports apart."""
+        `Kontonummer:;DE12… / Girokonto`, `Kreditkarte:;4930********1234`, and DKB's since 2023,
+        `Girokonto;DE12 1203 …` and `Karte;Visa Kreditkarte;4930 **** **** 1234`. A number keeps
+        each month's export (of either DKB layout) in one account and two accounts' exports apart."""
         found = []
         for cells in self.preamble:
             label = _ACCOUNT_LABEL.fullmatch(cells[0].strip()) if len(cells) >= 2 else None
-            value = " ".join(cells[1].split()) if label else ""
+            texts = [" ".join(cell.split()) for cell in cells[1:3]] if label else [""]
+            value = texts[0]
             if not value:
                 continue
-            number = _ACCOUNT_NUMBER.search(value)
+            number = next(filter(None, map(_ACCOUNT_NUMBER.search, texts)), None)  # the next cell's, if not the value's
             words = " ".join(value.replace(number[0], " ").replace(" / ", " ").split()) if number else value
+            if not _WORD.search(words) and label["product"]:
+                words = label["product"]  # `Girokonto;DE12…` is named as `Kontonummer:;DE12… / Girokonto` is
             digits = re.sub(r"\D", "", number[0])[-4:] if number else ""
             name = (f"{words} …{digits}" if digits else words) if _WORD.search(words) else None  # `Girokonto …7890`
             found.append((name, number[0].replace(" ", "") if number else None, bool(label["card"])))
@@ -1048,10 +1052,12 @@ class _Conversion:
 
 _ACCOUNT_LABEL = re.compile(
     r"(?:account(?:\s+(?:details\s+for|name|number|no\.?))?|konto(?:nummer|-?nr\.?)?|iban|compte|n° de compte"
-    r"|rekening(?:nummer)?|(?P<card>kreditkarte|credit\s*card(?:\s+number)?|carte))\s*:?",
+    r"|rekening(?:nummer)?|(?P<product>girokonto|tagesgeld)|(?P<card>kreditkarte|karte|credit\s*card(?:\s+number)?|carte))\s*:?",
     re.I,
 )
-_ACCOUNT_NUMBER = re.compile(r"\b[A-Z]{2}\d\d(?: ?[A-Z\d]{4}){2,7}(?: ?[A-Z\d]{1,4})?\b|\b\d[\d .-]{4,}\d\b")
+_ACCOUNT_NUMBER = re.compile(  # an IBAN, a run of digits, or a card's first and last four digits (`4930 **** **** 1234`)
+    r"\b[A-Z]{2}\d\d(?: ?[A-Z\d]{4}){2,7}(?: ?[A-Z\d]{1,4})?\b|\b\d[\d .-]{4,}\d\b|\b\d{4}[ *]*\*{4}[ *]*\d{4}\b"
+)
 
 
 def _minor(text: str, sep: str, exp: int, currency: str | None) -> int:

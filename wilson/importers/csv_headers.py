@@ -67,13 +67,17 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
         "original amount", "foreign amount", "amount in original currency", "local amount", "orig amount",
         "local currency amount",
     ),
-    "original_currency": ("original currency", "foreign currency", "local currency", "orig currency"),
+    "original_currency": (
+        "original currency", "foreign currency", "local currency", "orig currency",
+        "type foreign currency",  # N26 before 2024, beside `Amount (Foreign Currency)`
+    ),
 }
 _OTHER: dict[str, tuple[str, ...]] = {
     "date:0": ("buchungstag", "buchungsdatum", "datum zauctovani", "boekingsdatum", "date comptable", "fecha contable", "datum verrekening",
                "data contabile", "bokforingsdatum", "bokforingsdag", "bogforingsdato", "reskontradatum", "kirjauspaiva",
                "data lancamento", "data ksiegowania", "date d execution", "konyveles datuma", "boekdatum", "data rozliczenia",
-               "data registrazione", "data contabilizzazione", "data mov", "data movimento"),
+               "data registrazione", "data contabilizzazione", "data mov", "data movimento",
+               "buchung"),  # ING Germany's, beside `Valuta`
     "date:1": ("datum", "tranzakcio datuma", "datum provedeni", "transaktionsdatum", "belegdatum", "date operation", "date de l operation", "fecha", "data",
                "dato", "datum verrichting", "data operacji", "data transakcji", "transaktionsdag", "datum der transaktion", "fecha operacion",
                "transactiedatum", "abschlussdatum", "data operazione", "tarih", "islem tarihi"),
