@@ -7,7 +7,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from wilson.importers.model import digit_shape
-from wilson.importers.payee import _clean, clean_payee, clean_payees
+from wilson.importers.payee import _STATES, _clean, clean_payee, clean_payees
 
 CASES = [
     # US card descriptors: processors, store numbers, city and state
@@ -83,6 +83,27 @@ CASES = [
     ("DEBIT PURCHASE -VISA TARGET 00012345", "Target"),
     ("DEBIT CARD PURCHASE, *****12345678, AUT 011325 VISA DDA PUR WAWA 123", "Wawa"),
     ("ATM FEE REBATE", "ATM Fee Rebate"),  # not a cash withdrawal
+    # `CO`, `IN`, `PA`, `OR`... are states and words too: a state follows a city, and no payee ends on `&`
+    ("Pacific Gas & Electric Co", "Pacific Gas & Electric Co"),
+    ("PACIFIC GAS & ELECTRIC CO", "Pacific Gas & Electric Co"),
+    ("Jones & Co", "Jones & Co"),
+    ("SMITH & CO", "Smith & Co"),
+    ("JOHNSON AND CO", "Johnson and Co"),
+    ("PG&E CO", "PG&E Co"),
+    ("ACME TRADING CO", "Acme Trading Co"),
+    ("TARGET T-1234 DENVER CO", "Target"),
+    ("KING SOOPERS #123 BOULDER CO", "King Soopers"),
+    ("SHELL OIL 57442 AURORA CO", "Shell Oil"),
+    ("LITTLE CAESARS PIZZA DENVER CO", "Little Caesars Pizza"),
+    ("BOULDER BREAD CO DENVER CO", "Boulder Bread Co"),  # one state: the first `CO` is the company
+    ("CITY OF DENVER CO", "City of Denver"),
+    ("FIRST BANK OF PA", "First Bank of Pa"),
+    ("SMITH & JONES PA", "Smith & Jones"),
+    ("PORTLAND GENERAL ELECTRIC PORTLAND OR", "Portland General Electric"),
+    ("RED ROBIN TULSA OK", "Red Robin"),
+    ("Transfer in", "Transfer in"),
+    ("Payment to Chase card ending in 9999 03/15", "Payment to Chase card"),
+    ("TST* THE PURC", "The Purc"),
     ("NETFLİX.COM İSTANBUL", "Netflix İstanbul"),  # Turkish dotted capitals: no dot left over
 ]
 
@@ -95,6 +116,14 @@ def test_clean_payee(description: str, expected: str) -> None:
 @pytest.mark.parametrize("description", ["", "   ", "000000000000000", "#1234", "XXXX1234", "12/03/2024", "SQ *", "POS"])
 def test_never_empty(description: str) -> None:
     assert clean_payee(description).strip()
+
+
+@pytest.mark.parametrize("state", sorted(_STATES))
+def test_no_state_code_leaves_a_dangling_connector(state: str) -> None:
+    """Every state code is also read as a word when cutting it as a place would leave `&` or `OF` last."""
+    assert clean_payee(f"JONES & {state}").upper() == f"JONES & {state}"
+    assert clean_payee(f"BANK OF {state}").upper() == f"BANK OF {state}"
+    assert clean_payee(f"PACIFIC GAS & ELECTRIC {state}").split()[-1] != "&"
 
 
 def test_a_column_is_cleaned_once_per_digit_shape() -> None:

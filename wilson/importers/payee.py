@@ -75,7 +75,7 @@ _STORE = re.compile(r"(?<=\S)\s+(?:#\s*\d+|(?:STORE|STR|NO\.?|NUM|UNIT)\s*#?\s*\
 _CARD_AND_REF = re.compile(
     r"\b(?:REF|REFERENCE|TRACE|CONF|AUTH|ID|TXN)\s*(?:NO\.?|NR\.?)?\s*[:#.]?\s*[A-Z0-9\-/]*\d[A-Z0-9\-/]*"
     r"|\b(?:X{2,}|\*{2,})\d{2,}\b|\*{2,}\d+"  # card numbers: XXXX1234, ****1234
-    r"|\bCARD\s+\d{4}\b",
+    r"|\bCARD\s+\d{4}\b|\bENDING\s+(?:IN\s+)?\d+",  # `card ending in 1234`: kept, `in` would pass for Indiana
     re.I,
 )
 _NOISE = re.compile(
@@ -95,6 +95,11 @@ _STATES = frozenset(_US_STATES.split("|"))
 # Last words that are a place (or a cut-off PURCHASE), never part of a merchant's name.
 _TRAILING_WORDS = _STATES | frozenset(_COUNTRIES.split("|")) | {"PURCHASE"[:n] for n in range(4, 9)}
 _CITY_FIRST_WORDS = frozenset("SAN LOS LAS NEW SANTA ST FORT FT EL SALT PALO BATON CORPUS".split())
+# Words a company's name puts before `Co` (`ACME TRADING CO`), never a city before Colorado's `CO`.
+_COMPANY_WORDS = frozenset(
+    "TRADING ELECTRIC GAS OIL WATER POWER LIGHT ENERGY TELEPHONE INSURANCE TRUST SUPPLY LUMBER HARDWARE "
+    "MOTOR MOTORS BREWING BREAD COFFEE TEA PIZZA CANDY MERCANTILE PROVISIONS GOODS SONS BROS BROTHERS".split()
+)
 _SYMBOLS = re.compile(r"[¦|*~^{}<>\[\]]")
 _DOMAIN = re.compile(r"^WWW\.|(?<=\w)\.(?:COM|NET|ORG|CO\.UK|DE|IO)\b(?:/\S*)?", re.I)
 _COLUMNS = re.compile(r"\s{2,}|\t")  # fixed-width descriptors: name, then city, then country
@@ -107,6 +112,8 @@ _LETTERS = re.compile(r"[^\W\d_]+")
 _THREE_LETTERS = re.compile(r"[^\W\d_](?:.*?[^\W\d_]){2}", re.S)
 _VOWELS = re.compile(r"[AEIOUY]")
 _LOWER = frozenset("a an and at de del der for in of on or the to und von".split())
+# Words that join a name's parts: a payee never ends in one (`JONES &` was `JONES & CO`).
+_CONNECTORS = frozenset({"&", "+"} | {word.upper() for word in _LOWER})
 
 
 # Every pattern and word list above treats one digit like another ("O2" is the one word kept by
@@ -172,19 +179,36 @@ def _strip(text: str) -> str:
 
 
 def _drop_location(text: str) -> str:
-    """`BLUE BOTTLE COFFEE OAKLAND CA` → `BLUE BOTTLE COFFEE`: card descriptors end in city, state."""
+    """`BLUE BOTTLE COFFEE OAKLAND CA` → `BLUE BOTTLE COFFEE`: card descriptors end in city, state
+    and maybe country. A word is only cut when what is left can end a name: the last word of
+    `JONES & CO` or `BANK OF PA` belongs to the name, and `THE PURC` keeps its cut-off PURCHASE."""
     for _ in range(2):  # `SEATTLE WA`, `LONDON GBR`, `NY USA`
         before, _, last = text.rpartition(" ")  # `text` is single-spaced here
+        before = before.strip(" -*#/,.;:")
         place = last.upper()
-        if not before or place not in _TRAILING_WORDS:
+        if place not in _TRAILING_WORDS or not _can_end(before.split()):
             return text
-        text = before.strip(" -*#/,.;:")
-        if place in _STATES:  # a US state: the word(s) before it are the city when the name keeps 2+ words
-            words = text.split()
-            city = 2 if len(words) >= 4 and words[-2].upper() in _CITY_FIRST_WORDS else 1
-            if len(words) - city >= 2:
-                text = " ".join(words[:-city])
+        if place in _STATES:  # the country, if any, is gone: the state is where the location starts
+            return _drop_state(text, before, last)
+        text = before
     return text
+
+
+def _drop_state(text: str, before: str, state: str) -> str:
+    """The word(s) before a US state are the city when the name keeps 2+ words without them. Some
+    states are words too: `Transfer in` is no Indiana (a state is never in lower case), and `CO`
+    after a lone name (`PG&E CO`) or a company word (`ACME TRADING CO`) is the company."""
+    words = before.split()
+    if state.islower() or (state.upper() == "CO" and (len(words) == 1 or words[-1].upper() in _COMPANY_WORDS)):
+        return text
+    city = 2 if len(words) >= 4 and words[-2].upper() in _CITY_FIRST_WORDS else 1
+    name = words[:-city]
+    return " ".join(name) if len(name) >= 2 and _can_end(name) else before
+
+
+def _can_end(words: list[str]) -> bool:
+    """What is left of a payee after a place is cut must not end on a connector (`PACIFIC GAS &`)."""
+    return bool(words) and words[-1].upper() not in _CONNECTORS
 
 
 def _sepa_purpose(text: str) -> str:
