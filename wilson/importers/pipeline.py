@@ -20,6 +20,7 @@ from operator import add, ne
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
+from wilson.importers.file_categories import file_categories
 from wilson.importers.formats import parse_file
 from wilson.importers.model import ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError, name_from_file, per_distinct
 from wilson.ledger import Ledger
@@ -325,7 +326,7 @@ def _ledger_rows(ledger: Ledger, result: ParseResult, rows: ParsedRows, accounts
     restored = result.format in _LEDGER_EXPORTS
     new.lists_pending = not restored
     if rows.has("category") or rows.has("splits"):
-        _bank_categories(ledger, rows, new, create=restored or result.format == "qif", source="user" if restored else "bank")
+        file_categories(ledger, rows, new, create=restored or result.format == "qif", source="user" if restored else "bank")
     if rows.has("transfer_account"):
         new.transfer_hint = {i: other for i, other in enumerate(rows.column("transfer_account")) if other}
     return new
@@ -348,19 +349,6 @@ def _foreign_accounts(result: ParseResult, accounts: dict[str, dict]) -> list[st
 # A ledger's own export (Wilson's CSV): its categories are the user's, settled (no rule should
 # redo them), and it leaves pending rows out by design, so it says nothing about which still pend.
 _LEDGER_EXPORTS = ("wilson",)
-
-
-def _bank_categories(ledger: Ledger, rows: ParsedRows, new: NewRows, create: bool, source: str) -> None:
-    """Categories the file supplies. A bank's category column lands only where it names one of
-    ours; a QIF file's categories are the user's own (from Quicken and the like), as are those of
-    a ledger's export, so they are added."""
-    categories = _CategoryResolver(ledger)
-    for i, (category, splits) in enumerate(zip(rows.column("category"), rows.column("splits"))):
-        if category:
-            new.category_id[i] = categories.resolve(category, create=create or bool(splits))
-            new.category_source[i] = source if new.category_id[i] else None
-        if splits:
-            new.splits[i] = [(s.amount, categories.resolve(s.category, create=True), s.memo) for s in splits]
 
 
 _HASH = partial(hashlib.blake2b, digest_size=8)
@@ -414,32 +402,6 @@ def _preparer(categorize: Callable[[NewRows], None] | None) -> Callable[[NewRows
             categorize(rows)
 
     return prepare
-
-
-class _CategoryResolver:
-    """Category names as the file writes them (`Utilities:Gas`) to ledger categories."""
-
-    def __init__(self, ledger: Ledger):
-        self.ledger = ledger
-        self.known = {row["name"].casefold(): row["id"] for row in ledger.categories()}
-
-    def resolve(self, name: str | None, create: bool) -> int | None:
-        if not name or not name.strip():
-            return None
-        parts = [p.strip() for p in name.split(":") if p.strip()]
-        if not parts:
-            return None
-        leaf = parts[-1]
-        if leaf.casefold() in self.known:
-            return self.known[leaf.casefold()]
-        if not create:
-            return None
-        parent = None
-        for part in parts:
-            if part.casefold() not in self.known:
-                self.known[part.casefold()] = self.ledger.ensure_category(part, parent)
-            parent = part
-        return self.known[leaf.casefold()]
 
 
 @dataclass
