@@ -114,3 +114,9 @@ def test_footers_with_their_figure_in_a_money_column_are_skipped(tmp_path: Path)
         ";;;;;;\nKontostand;31.01.2024;;;;2.033,83;EUR\n"
     ))
     assert ([t.amount for t in balance.transactions], balance.errors) == ([-4567, 310000], [])
+
+
+def test_apostrophe_thousands_are_swiss_francs_when_the_file_names_no_currency(tmp_path: Path) -> None:
+    result = parse(tmp_path, "Datum;Buchungstext;Belastung;Gutschrift;Saldo\n31.01.2024;Migros Zürich;1'234.50;;10'000.00\n")
+    assert (result.accounts[0].currency, result.accounts[0].currency_stated) == ("CHF", False)
+    assert [t.amount for t in result.transactions] == [-123450]

@@ -85,6 +85,7 @@ _SUMMARY = re.compile(
 # Either, in one C-level pass over a column of 100k distinct descriptions.
 _SUMMARY_OR_TOTAL = re.compile(rf"(?:{_SUMMARY.pattern})|(?:{_TOTAL_TEXT.pattern})\Z", re.I)
 UNPOSTED_DAYS = 10  # a card purchase posts within days
+_SWISS_GROUPING = re.compile(r"\d['’]\d{3}(?!\d)")
 _LAKH = re.compile(r"(?<![\d,])\d{1,2},\d\d,\d{3}(?:\.\d\d)?(?!\d)")
 _DECISIVE = re.compile(r"[.,]\d{1,2}(?!\d)|\d[.,]\d{3}[.,]")
 _UNGROUPED = {  # numbers a lone separator cannot be grouping: `1500.000`, `-0.500`, `-45.6700` (U.S. Bank)
@@ -519,7 +520,10 @@ class _Conversion:
             return self.options.currency
         self.currency_guessed = True
         implied = next(filter(None, map(language_currency, self.header)), None)
-        dollars = any("$" in v for role in MONEY_ROLES for v in self._column(single.get(role), 50))
+        sample = [v for role in MONEY_ROLES for v in self._column(single.get(role), 50)]
+        if not implied and any(_SWISS_GROUPING.search(v) for v in sample):
+            return "CHF"  # `1'234.50`: grouping by apostrophes is Swiss (and Liechtenstein's)
+        dollars = any("$" in v for v in sample)
         return implied or ("EUR" if european and not dollars else "USD")  # `$1,234.50` under Spanish headers: no euros
 
     def _direction_column(self) -> int | None:
