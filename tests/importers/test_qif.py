@@ -304,3 +304,11 @@ def test_sections_of_different_kinds_without_account_blocks_are_separate_account
     assert QIF.parse("!Type:Cash\nD04/02/2025\nT-2.00\n^\n", "cash.qif").accounts[0].name == "cash"
     opening = QIF.parse("!Type:CCard\nD04/01/2025\nT0.00\nPOpening Balance\nL[My Visa]\n^\n", "q.qif")
     assert opening.accounts[0].name == "My Visa"
+
+
+def test_the_category_list_says_which_categories_are_income() -> None:
+    assert parse("quiffen/test.qif").category_kinds == {"Investments:Stocks": "income", "Investments:Bonds": "income"}
+    text = "!Type:Cat\nNSalary\nI\n^\nNAuto:Fuel\nE\n^\nNNo Flag\nTTrue\n^\n!Type:Bank\nD3/1/2025\nT-1.00\nLAuto:Fuel\n^\n"
+    result = QIF.parse(text, "flags.qif")
+    assert result.category_kinds == {"Salary": "income", "Auto:Fuel": "expense"}  # no flag: the file says nothing
+    assert [(t.amount, t.category) for t in result.transactions] == [(-100, "Auto:Fuel")]

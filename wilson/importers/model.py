@@ -191,6 +191,7 @@ class ParseResult:
     skipped_reverted: int = 0  # reverted/declined/cancelled rows, never booked
     superseded: list[tuple[str, str]] = field(default_factory=list)  # (account key, bank id) an OFX correction replaces or deletes
     file_hash: str = ""  # sha256 of the bytes read, for the batch record
+    category_kinds: dict[str, str] = field(default_factory=dict)  # the file's category list (QIF `!Type:Cat`): path → "income"/"expense"
 
 
 class ImportRefused(Exception):

@@ -144,7 +144,7 @@ def _import_file(
             summary.accounts = [accounts[key]["name"] for key in _keys_in_order(result, rows)]
             summary.warnings += _imported_elsewhere(ledger, file_hash, {a["id"] for a in accounts.values()})
             summary.warnings += _foreign_accounts(result, accounts)
-            new_rows = _ledger_rows(ledger, result, rows, accounts)
+            new_rows = _ledger_rows(ledger, result, rows, accounts, changes)
             del rows, dates  # the parsed rows are not needed past here; free them before the insert
             only_account = accounts[next(iter(accounts))]["id"] if len(accounts) == 1 else None
             batch = BatchRecord(
@@ -292,7 +292,7 @@ def _name_from_number(parsed: ParsedAccount) -> str | None:
     return f"{label} …{digits[-4:]}" if len(digits) >= 4 else f"{label} {parsed.number}"
 
 
-def _ledger_rows(ledger: Ledger, result: ParseResult, rows: ParsedRows, accounts: dict[str, dict]) -> NewRows:
+def _ledger_rows(ledger: Ledger, result: ParseResult, rows: ParsedRows, accounts: dict[str, dict], changes: AccountChanges) -> NewRows:
     """Ledger rows with their fingerprints, built a column at a time. Hot: 100k rows, most of them
     duplicates on a re-import, so only what de-duplication needs is computed for every row (payees
     and categories come later, for new rows only)."""
@@ -326,7 +326,9 @@ def _ledger_rows(ledger: Ledger, result: ParseResult, rows: ParsedRows, accounts
     restored = result.format in _LEDGER_EXPORTS
     new.lists_pending = not restored
     if rows.has("category") or rows.has("splits"):
-        file_categories(ledger, rows, new, create=restored or result.format == "qif", source="user" if restored else "bank")
+        changes.categories += file_categories(
+            ledger, rows, new, create=restored or result.format == "qif", source="user" if restored else "bank", kinds=result.category_kinds
+        )
     if rows.has("transfer_account"):
         new.transfer_hint = {i: other for i, other in enumerate(rows.column("transfer_account")) if other}
     return new

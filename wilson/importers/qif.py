@@ -1,9 +1,10 @@
 """QIF (Quicken Interchange Format): bank, cash, credit-card and other-asset/liability sections.
 
 QIF is line-based: a `!` header line names the section, each record is a run of lines keyed by
-their first character and ends with `^`. Lists (categories, classes, memorised payees) and
-investment sections hold no cash transactions and are skipped. `!Account` blocks name the account
-the following sections belong to, which is how one file carries several accounts.
+their first character and ends with `^`. Lists (classes, memorised payees) and investment
+sections hold no cash transactions and are skipped; of the category list, only whether each
+category is income or expense is kept. `!Account` blocks name the account the following sections
+belong to, which is how one file carries several accounts.
 """
 
 from __future__ import annotations
@@ -188,14 +189,14 @@ class _QifParser:
                 parsed.name = name if label.casefold() in name.casefold() else f"{name} {label}"
 
     def header(self, line: str, number: int) -> str | None:
-        """The new section's kind: `account`, a transaction kind, or None to skip its records."""
+        """The new section's kind: `account`, `cat`, a transaction kind, or None to skip its records."""
         head, _, rest = line[1:].partition(":")
         head, rest = head.strip().lower(), rest.strip().lower()
         if head == "account":
             return "account"
         if head != "type":
             return None  # `!Option:…`, `!Clear:…`: directives, no records
-        if rest in _SECTION_TYPES:
+        if rest in _SECTION_TYPES or rest == "cat":
             return rest
         if rest in _MONEY_LISTS:
             name = line.partition(":")[2].strip()
@@ -207,10 +208,21 @@ class _QifParser:
             values = {code: value for code, value, _ in record.fields}
             self.account_name = values.get("N") or None
             self.account_type = _ACCOUNT_TYPES.get(values.get("T", "").lower())
+        elif section == "cat":
+            self.category_kind(record)
         elif section in _SECTION_TYPES:
             row = self.transaction(record, self.account(section))
             if row is not None:
                 self.result.transactions.append(row)
+
+    def category_kind(self, record: _Record) -> None:
+        """A `!Type:Cat` entry: its `I` or `E` line says whether the category is income or expense,
+        which its name alone does not (`Bonus`, `Gift Received`)."""
+        codes = {code: value for code, value, _ in record.fields}
+        name = codes.get("N", "").strip()
+        kind = "income" if "I" in codes else "expense" if "E" in codes else None
+        if name and kind:
+            self.result.category_kinds[name] = kind
 
     def account(self, section: str) -> ParsedAccount:
         """The account this section's rows belong to, created when its first row is read."""

@@ -496,21 +496,24 @@ _COUNTED = ("posted", "account_id", "category_id", "currency", "amount", "pendin
 @dataclass
 class AccountChanges:
     """What a batch did to accounts besides adding rows: the accounts it created, and the balances
-    it set as (account id, figures before, figures after), each figure (balance, date, source)."""
+    it set as (account id, figures before, figures after), each figure (balance, date, source);
+    and the categories it created."""
 
     created: list[dict] = field(default_factory=list)  # {"id", "name"}
     balances: list[tuple[int, list, list]] = field(default_factory=list)
     stated: list[tuple[int, list]] = field(default_factory=list)  # every balance the file gave, set or not
+    categories: list[dict] = field(default_factory=list)  # {"id", "name"}
 
     def __bool__(self) -> bool:
-        return bool(self.created or self.balances or self.stated)
+        return bool(self.created or self.balances or self.stated or self.categories)
 
 
 def note_account_changes(ledger: Ledger, batch_id: int, changes: AccountChanges) -> None:
     if changes:
         ledger.conn.execute(
             "UPDATE import_batches SET account_changes = ? WHERE id = ?",
-            (json.dumps({"created": changes.created, "balances": changes.balances, "stated": changes.stated}), batch_id),
+            (json.dumps({"created": changes.created, "balances": changes.balances, "stated": changes.stated,
+                         "categories": changes.categories}), batch_id),
         )
 
 
@@ -523,7 +526,7 @@ class Undone:
 def undo_batch(ledger: Ledger, batch_id: int) -> Undone:
     """Remove exactly what a batch added, and put back what it changed: the rows it replaced or
     deleted, the transfer category it gave earlier rows it linked to its own, the balances it set,
-    and the accounts it created (when nothing else holds on to them)."""
+    and the accounts and categories it created (when nothing else holds on to them)."""
     with ledger.write() as conn:
         # Read under the write lock: a second undo of the same batch, queued behind the first,
         # must see it undone rather than put the rows it replaced back a second time.
@@ -543,6 +546,7 @@ def undo_batch(ledger: Ledger, batch_id: int) -> Undone:
         touched = {row[0] for row in conn.execute("SELECT DISTINCT account_id FROM transactions WHERE batch_id = ?", (batch_id,))}
         touched.update(created["id"] for created in changes.get("created", []))
         touched.add(batch["account_id"])
+        categories = _categories_of_batch(conn, batch_id) | {created["id"] for created in changes.get("categories", [])}
         undone = Undone(conn.execute("DELETE FROM transactions WHERE batch_id = ?", (batch_id,)).rowcount)
         for old in json.loads(batch["replaced"] or "[]"):
             _restore(conn, old)
@@ -555,7 +559,52 @@ def undo_batch(ledger: Ledger, batch_id: int) -> Undone:
         conn.execute("UPDATE import_batches SET undone_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?", (batch_id,))
         _newest_stated_balances(conn, {account_id for account_id, _, _ in changes.get("balances", [])})
         undone.accounts_removed = [name for account_id in sorted(touched - {None}) if (name := _drop_if_unused(conn, account_id))]
+        _drop_unused_categories(conn, categories)
     return undone
+
+
+def _categories_of_batch(conn: sqlite3.Connection, batch_id: int) -> set[int]:
+    """The categories a batch's rows and their splits are in."""
+    return {category_id for (category_id,) in conn.execute(
+        "SELECT category_id FROM transactions WHERE batch_id = ? UNION"
+        " SELECT s.category_id FROM splits s JOIN transactions t ON t.id = s.transaction_id WHERE t.batch_id = ?",
+        (batch_id, batch_id),
+    )}
+
+
+def _drop_unused_categories(conn: sqlite3.Connection, candidates: set[int]) -> None:
+    """Delete the candidates that only undone batches created and that nothing refers to any more;
+    a parent an undone batch made for them goes with them. A category the batch of March created
+    and April's rows still used goes when April is undone too."""
+    orphaned = dict(conn.execute(_ORPHANED_CATEGORIES).fetchall())
+    pending = sorted(candidates & orphaned.keys(), reverse=True)  # newest first: children before their parents
+    while pending:
+        category_id = pending.pop(0)
+        row = conn.execute("SELECT parent_id FROM categories WHERE id = ?", (category_id,)).fetchone()
+        if row is None:
+            continue  # deleted by hand since
+        if conn.execute(_DROP_UNUSED_CATEGORY, {"id": category_id, "name": orphaned[category_id]}).rowcount and row[0] in orphaned:
+            pending.append(row[0])
+
+
+# Categories (id: name) that import batches created, all of them undone since. A category renamed
+# since is the user's now, and stays.
+_ORPHANED_CATEGORIES = (
+    "SELECT json_extract(c.value, '$.id'), json_extract(c.value, '$.name') FROM import_batches b, json_each(b.account_changes, '$.categories') c"
+    " GROUP BY 1, 2 HAVING MIN(b.undone_at IS NOT NULL) = 1"
+)
+# Nothing refers to it: no row, split, budget, rule or subcategory, nor a row that a batch in force
+# replaced (undoing that batch puts the row back).
+_DROP_UNUSED_CATEGORY = (
+    "DELETE FROM categories WHERE id = :id AND name = :name"
+    " AND NOT EXISTS (SELECT 1 FROM transactions WHERE category_id = :id)"
+    " AND NOT EXISTS (SELECT 1 FROM splits WHERE category_id = :id)"
+    " AND NOT EXISTS (SELECT 1 FROM budgets WHERE category_id = :id)"
+    " AND NOT EXISTS (SELECT 1 FROM rules WHERE category_id = :id)"
+    " AND NOT EXISTS (SELECT 1 FROM categories WHERE parent_id = :id)"
+    " AND NOT EXISTS (SELECT 1 FROM import_batches b, json_each(b.replaced) r"
+    "  WHERE b.replaced IS NOT NULL AND b.undone_at IS NULL AND json_extract(r.value, '$.category_id') = :id)"
+)
 
 
 def _newest_stated_balances(conn: sqlite3.Connection, account_ids: set[int]) -> None:
@@ -583,7 +632,7 @@ def _drop_if_unused(conn: sqlite3.Connection, account_id: int) -> str | None:
     rows or batch still in force use it; returns its name. The undone batches that named it keep
     the name for the history."""
     name = conn.execute("SELECT name FROM accounts WHERE id = ?", (account_id,)).fetchone()
-    created_by = "SELECT undone_at IS NOT NULL FROM import_batches, json_each(account_changes, '$.created') WHERE value ->> 'id' = ?"
+    created_by = "SELECT undone_at IS NOT NULL FROM import_batches, json_each(account_changes, '$.created') WHERE json_extract(value, '$.id') = ?"
     if name is None or {undone for (undone,) in conn.execute(created_by, (account_id,))} != {1} or conn.execute(
         "SELECT 1 FROM transactions WHERE account_id = ? UNION ALL"
         " SELECT 1 FROM import_batches WHERE account_id = ? AND undone_at IS NULL",
