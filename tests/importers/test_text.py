@@ -53,6 +53,21 @@ def test_cp1250_czech_file() -> None:
         ("كارفور دبي;راتب الشركة", "cp1256"),
         ("Żabka Łódź zakupy ŚĆŹŃ ąęółśżźćń", "cp1250"),  # accents in a row are still Polish
         ("Færsla;Kaupþing Reykjavík, Guðrún Sýn", "cp1252"),  # Icelandic: the same bytes, with acute vowels
+        # Western letters whose bytes are Central European letters in cp1250: `ï` is `ď`, `œ` is `ś`
+        ("Boulangerie Sœur Anaïs;-4,50\nCafé Loïc;-12,00", "cp1252"),
+        ("Café Müller;naïve memo", "cp1252"),
+        ("ŒUVRES SOCIALES;NAÏVE", "cp1252"),
+        ("L'Haÿ-les-Roses", "cp1252"),
+        ("Rua 1º de Maio, nº 5;2ª via cartão", "cp1252"),  # ordinal indicators, not `ş`
+        ("Camões;CAMÕES", "cp1252"),
+        ("Forlì;CAFFÈ FORLÌ", "cp1252"),
+        ("¿Qué?;Señor Muñoz", "cp1252"),
+        ("£12.50 Tesco", "cp1252"),
+        ("Kołłątaja;Częstochowa;Łódź", "cp1250"),
+        ("Jelínková Kříž;Piešťany", "cp1250"),  # Latin words in high bytes, not Cyrillic
+        ("Zagreb Đakovo;Ljubljana Šiška", "cp1250"),
+        ("Constanţa Oprea;Brăila", "cp1250"),
+        ("Öğr. Oğuzman Akça;Ağrı", "cp1254"),
     ],
 )
 def test_legacy_code_page_choice(text: str, encoding: str) -> None:
@@ -94,3 +109,32 @@ def test_nul_padding_is_dropped_and_a_nul_inside_is_refused_with_its_line() -> N
     assert decode(b"Date,Description,Amount\n2025-01-03,COFFEE,-4.50\n" + b"\x00" * 300, "padded.csv").endswith("-4.50\n")
     with pytest.raises(ImportRefused, match="line 2 holds a NUL byte"):
         decode(b"Date,Description,Amount\n2025-01-03,CO\x00FFEE,-4.50\n", "damaged.csv")
+
+
+_DATA = {".csv", ".qif", ".ofx", ".qfx", ".txt"}
+
+
+@pytest.mark.parametrize("encoding", ["cp1252", "cp1250"])
+def test_utf8_fixtures_written_in_a_legacy_code_page_read_back(encoding: str) -> None:
+    """Each accented UTF-8 fixture, its lines that `encoding` can write saved in it, decodes back."""
+    wrong = []
+    for path in sorted(FIXTURES.rglob("*")):
+        if path.suffix.lower() not in _DATA:
+            continue
+        try:
+            text = path.read_bytes().decode("utf-8-sig").replace("\r\n", "\n")
+        except UnicodeDecodeError:
+            continue
+        lines = []
+        for line in text.split("\n"):
+            try:
+                line.encode(encoding)
+            except UnicodeEncodeError:
+                continue
+            lines.append(line)
+        written = "\n".join(lines)
+        if written.isascii():
+            continue
+        if decode(written.encode(encoding), path.name) != written:
+            wrong.append(path.name)
+    assert not wrong

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import codecs
 import re
+import unicodedata
+from collections import Counter
 from itertools import repeat
 
 from wilson.importers.model import ImportRefused
@@ -31,12 +33,183 @@ _BOMS = (
     (codecs.BOM_UTF16_LE, "utf-16-le"),
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
-# Letters each code page decodes a differing byte to, when they are typical of real text.
-_TYPICAL = {"cp1252": "àåñèòøæùûêãðþ", "cp1250": "čěřůňőűąęłśćźżťľďăşţńđ", "cp1254": "ıİşğ"}
-# Turkish writes no acute vowel; Icelandic, whose ð þ ý share Turkish letters' bytes, writes many.
-_ACUTE = re.compile(rb"[\xe1\xe9\xed\xf3\xfa\xc1\xc9\xcd\xd3\xda]")
+# How plausible a pair of letters is in the languages a code page carries: -2·log10 of the share of
+# words that hold the pair, in the language of the group that writes it most, counted over the
+# words of Debian's hunspell dictionaries (cp1252: French, Spanish, Portuguese and Brazilian,
+# Italian, German, Dutch, Danish, Swedish, Norwegian, Icelandic; cp1250: Polish, Czech, Slovak,
+# Hungarian, Slovenian, Croatian, Romanian with `ş` `ţ`; cp1254: Turkish). Only pairs holding a
+# letter the three code pages read a byte differently as are kept; `_` is a word's edge. 4 means one
+# word in 100 holds the pair, 10 one in 100,000; pairs rarer than one in a million weigh `_UNSEEN`.
+_PAIRS = {
+    "cp1252": {
+        2: "að ið ð_ ða ði ðu",
+        3: "_þ jø lø ræ rð tà uð à_ ão ær æð çã ðs óð ør",
+        4: (
+            "_å añ bæ bø eð eñ fæ fø gå gð hå hæ hø iè kæ kø lå læ må mæ mø oð rå rø så sæ sø tå tæ tø vå væ áð åd åg ål ån "
+            "år ås åt æd æg æk æl æn æs æt èr ên íð ðf ðl ðn ðr ðv ña ño öð ød øg øj øk øl øn øp øs øt øv øy úð ýr ýs þj þr"
+        ),
+        5: (
+            "_æ _ø aï aþ bå dã dæ dø dý få fð gæ gè gê gø hã hè jæ kå ký lè lý lþ mã mè nå næ nø ný oï på pæ pø rã rè rý rþ "
+            "sã sý sþ tã tè yð ã_ å_ åb åe åk åp æb æf æj æm æv èm èn ès èt ê_ êm ês êt ïd ðb ðg ðh ðj ðk ðm õe ø_ øb øf øm "
+            "ýl ýn ýt ýð þa þe þi þo þu þv þy"
+        ),
+        6: (
+            "_ý _œ bê bý cã cè cê då dê eå eï fè gã hý iã iê iñ iø iþ jã jõ lã lê mê mý mþ nã nè nê nþ oã oå oñ oû pã pè pê "
+            "rà rê rò tê tý uê uñ uþ vã vê vø à- áæ ã- ãe ãs åf åh åi åm åv æ_ æp è_ èc èd èg èl èq èv éð êl êu ì_ íþ ïn ïq "
+            "ïs ðd ðe ðt ðþ ñe ñi ò_ óþ øe ù_ ût ýf ýj ýk ým þá þæ þé þó þö þý œu"
+        ),
+        7: (
+            "-à _ê _ñ aå aæ aè bã bè cæ cœ dè dþ eã eæ eø fã fê fý fþ gþ hõ iå iæ iõ jå kþ là oè oê oõ pý pþ rõ rû sè sê tõ "
+            "tþ uã uè uï vè xã yè zã zê áþ åa æc æe æh æi æo æu çõ èb ê- êc êr ï_ ïa ïc ïe ïk ït ðo ðp ðy ðá ðó ñu ñó øa øh "
+            "øi ûl ûr ý_ ýb ýd ýg ýi ýp þí þú œc œi œn œs"
+        ),
+        8: (
+            "'è 'œ -ê -œ _à aã bõ bù bû bœ cõ dì dõ dû eõ fà fû fœ gõ gý hê hœ ià iù jê kè lì lò lõ lû mõ mû nò nœ oø põ pœ "
+            "sì sù sû sœ tù uå uæ uø võ xå xè xê yå yø yþ zè áñ ãz åc åj åo åä åå æa æx èp èz êi êp êv êx ï- ïl ïm ïo ïr ïv "
+            "ïè ðæ ðö ñá ñé ñí óæ øo øu ûc ûm ýa ýh ýv ýú þ. œd œl œt"
+        ),
+        9: (
+            "-å -ø .ª .º .å .þ _è _ï aê aø aù bò cà cì cò cø dò dù dœ eû eþ fò gà iò iœ jà kû lù lœ mù mœ nà nì nõ nû où oœ "
+            "pì qû rì rù rœ sà sò sõ tì tò tû tœ uò vì vò xæ xø xœ yæ zõ ª_ º_ àq ãi ãí å- å. åu åö åø æq æþ çà èe èf êb êq "
+            "íæ ïb ïf ïg ïp ïu ïw ïz ïé ñg öå öþ ø- øc øw øø úñ û_ ûn ûp ýe ýo ýu ýá ýþ þm œr"
+        ),
+        10: (
+            "-æ _ã aý bþ dž eê hû oæ vð wæ wø xõ xý yã zø às áý ãm åx åz åæ æ- æ. éþ êa êf êh êz ð- ðí ðú ðý òr õ_ ø. øz øå "
+            "úþ ûs ýy ýó ži"
+        ),
+    },
+    "cp1250": {
+        1: "ý_ ă_",
+        2: "ič ją ký ný ră tă ąc ć_ ča če ţi ť_",
+        3: "ać ač aţ ať că eč eľ eş eţ ię iť lă mă nă nč ně oč oś pă př sť vý ăr ăt č_ či ěj ła ło ő_ ře ři şi şt šč",
+        4: (
+            "_č _ś _ş _ž ał ań ař aş aż až bă dă dě eć eł eś eż ež fă gă gł ią ić iş iţ jč kł lč lő mě ną nţ oł oř oş oż ož "
+            "pł rč să sł tý tě tő tř uć uč uş uţ už vă vč vě yś ză zą zę ző áč ář äť ół ýc ăc ăd ăi ăl ăm ăn ăp ăs ău ăţ će "
+            "ći čk čn čo čt čí đe ęc ęd ęt ěn ět ľa ľn ľo łu ły ńs ňa ňo ős ří śc śl śm śn ść ş_ şa şe şo ţa ţe ţă ťa ův ű_ "
+            "ża że ży ža že ži žn"
+        ),
+        5: (
+            "_ł _ő _ř _ţ _ż ađ aľ aň aś bč bě bł bő bř cţ dč dł dő dř dź dż dž eđ eń eň eř eť fő fű gő hý hă hľ hł hř ił iń "
+            "iś iž jž kő kř lý lą lę lţ lů mč mű nę nő nş oć ođ oľ oń oň oţ pę pě pľ rý rą rę rł rő rş rţ rů rű rž ső tč tę "
+            "tł tű uđ uľ uł uř uś uť uż vő wę wł yć ył yń yű yż zł áž íč íž óż úč úť úž ým ýv ă- ăb ăg ăv ăz ăş ą_ ąd ąg ąs "
+            "ąt ąw ąć ął ća čj čl čr ču čá đa đi đu ę_ ęb ęg ęk ęp ęs ęż ě_ ěd ěk ěl ěr ěs ľ_ ľk ľu ł_ łb łe łk łs łt łó łę "
+            "ń_ ńc ň_ ňu ňá őd ők ől őn őr őt őz ř_ řa řk řo řs řá ś_ śr św şc şu şă šć šľ šť ţ_ ţo ţu ţâ ťd ťo ťs ťt űl űr "
+            "űs źn ż_ żn żo ž_ žk žl žo žu ží"
+        ),
+        6: (
+            "_ć _ď _đ _ľ _ť aď aź bý bľ bű cą cş ců dý dą dę dľ dň dů eů eź gę hč hő hů hű iđ iň iř iż jă ję jľ jż ką kč kę "
+            "kľ ků lň lż lž mý mą mę mł mŕ mţ nđ nů nž oź pć pč pň pő pţ pů rđ rň rż sý są sę sľ sň sű tą tĺ tľ tň tů uň vň "
+            "vŕ vř vž wą wś yč yň yő yř yž zč zľ zř zű zż zž áľ áň âş âţ íř úľ ýb ýh ýk ýl ýn ýp ýr ýs ýt ýz ýř ýš ăf ăh ăj "
+            "ąb ąk ąp ąz ąż ćk ćn ću ćw čm čs čv čú čč ď_ ďa ďo ęl ęz ěc ěh ěm ěp ěv ěz ěč ěř ěš ěž ĺk ľs ľú łc łd łg łn łp "
+            "łz łą łł ńk ňk ňm őa őb őc őe őf őg őh ői őj őm őv ŕk řč śp şl şm şn şp şâ ťm ťu ťá ů_ ůj ůl ům ůr ůs ůž űj űk "
+            "űn űt űv űz źd źl źw żb żd żk żm żu żó żą žb žd žg žj žm žr žs žv žá žč"
+        ),
+        7: (
+            "-ş -ţ _ă _ű _ź bą bę bň bś bţ bů bż cľ cł cň cť dĺ dś dű eď fč fľ fň gą gľ gű hę hĺ hň hŕ iď iľ iů iź jď jň jő "
+            "jś jť jű kć kĺ kň kŕ kű lś lş lű mć mĺ mľ mň mő mř mś mů mż mž nď nű nż oď oť pý pą pĺ pŕ pş rć rľ rś rť rź sč "
+            "sů tŕ uă uď uń uź vď vů vű wż xă yľ yť yź zý zď zň zś zť zů éč éř íľ íň óź ôč ôľ ôž úň ýd ýč ýž ăo ąś ćd ćm ćo "
+            "čľ čň čů ďu ďá đ_ ęć ęś ęź ěb ěň ĺb ĺz ĺž ľh ľm ľv ľň łl łm łr łw łś łź łż ńm ňs ňt ňů őo őp őu őá őé őú ŕc ŕd "
+            "ŕh ŕt ŕz ŕč ŕň řb řm řn řt řu řv śk śt ş- şf šň šů ţc ťj ťk ťn ťp ťr ťú ťš ůb ůc ůd ůh ůn ůt ůz ůč ůš űb űe űf "
+            "űh ź_ źb źc źm źr żc żi żl żs żł žh žt žé žú žď žđ žň žš"
+        ),
+        8: (
+            "-č _ň bŕ bş bť bź bž cę cŕ dŕ dť eő fý fŕ fů gý gč gř gů gż hť hż jł jř jů kż mş nň oă pű rď sŕ sř sţ sž vľ wč "
+            "xč áť äč éž íť óś úř ýu ýľ ăe ąź ć- ćp ćs čb čd čh čp čš ďk ďm ďt đo ęł ěg ěď ěť ĺc ĺh ĺp ĺň ľb ľt ľá ľč ľš łf "
+            "łi ńż ňh ő- őí őö őü ŕb ŕm ŕn ŕp ŕš ŕž řl řp řš řů śń şd şr şv ťb ťh ťi ťv ťí ůk ůp ůň ű- űc űd űg źg źć źż żg "
+            "żr żw żę żż žc žy žľ"
+        ),
+        9: (
+            "aů bĺ cč cő dď eă fą fş gđ gş hą hś hž iő kś kž lť nć nť oĺ oů pś pť rń sş uů vĺ vť wő yď yů zć áď áĺ âă éť éů "
+            "íď óő óž ôň ýf ýg ýj ýň ýť ăx ćb ćc ćf ćg ćj ćl ćt ćv č. čc čf čg čz čé čť ęw ěo ĺ_ ĺn ĺt ĺč ľd ľj ľp ľr łh łj "
+            "łć ńb ńd ńo ňe ňi ňú ňč ňš őw őó őő ŕ_ ŕl ŕs ŕľ ŕŕ ř. řc řd řh řr śa śb śi śo şb şk şs ţm ţî ťc ťe ťf ťl ťč ťů "
+            "ůf ůg ůř űa űi űm űp űu űé źa źk źń żp žp žů"
+        ),
+        10: (
+            "_ĺ aý aĺ bď cý cž dć dş eą eę fę fě fř hď jń kă kě kť lź nł pż pž sĺ sż tś tş tţ tż tž uą uę vą wý wć wů wű xľ "
+            "éď éň îş îţ óč óľ óň ôť úď üč ýo ýy ýá ąf čy čó ďd ďe ďn ďs ďö ďč ďů ďž đm ęn ęr ěe ěf ěá ěú ĺd ĺď ľc ľg ľi ľô "
+            "ľž ńa ńt ńć ňb ňc ňd ňó őš ŕv řj řz řé řú řň řř řť śf śj śś şg ţ- ţp ťz ťä ťň ůď űč űš źi źp źs żt ž. žw žó žĺ "
+            "žŕ"
+        ),
+    },
+    "cp1254": {
+        1: "il ği ğı",
+        2: "ağ aş bi di dı eğ eş i_ im in ir iz iğ li lı mi mı ni nı ti tı ı_ ıl ın ır ız ığ şt",
+        3: "_i ci cı ik it iy iş ki kı ri rı si sı uğ yı zi zı ğu ık ım ıy ış ş_ şa şe şl şm",
+        4: "_ş bı fi gi gı hi ic id ip is oğ pı uş vi yi çi çı üğ üş ğa ğe ğl ğr ğü ıc ıp ıs ıt şi şı",
+        5: "_ı ai fı hı ib if ih iv iç oş pi rş öğ ğd ıd ıf ıv şk şu şü",
+        6: "ia ig ji kş vı vş öş ğm ğn ıç şf şr şs şv şç",
+        7: "ei hş ii ij mş nş ğ_ ğc ğs ğv ıb ıh şb şg şh şn şo şp şö",
+        8: "ie io oi pş ui ğz ıg ş' şd şy şş",
+        9: "fş i' lş yş üi ğ' ğb ğf ğg ı' ıa şc",
+        10: "iu iü jı zş ğo ğy ğş ıe ıo ıu ıö",
+        11: "ğh ğk ğt",
+    },
+}
+_UNSEEN = 12
+# What a sign where a letter could be costs when it stands apart from letters (`£12`, `1½`).
+_SIGN = 3
+# Western European files are the commoner: another code page must read better by more than this.
+_RARER = 2
+_LEGACY = ("cp1252", "cp1250", "cp1254")
+
+
+def _weights(levels: dict[int, str]) -> dict[str, int]:
+    return {pair: level for level, pairs in levels.items() for pair in pairs.split()}
+
+
+_WEIGHTS = {encoding: _weights(levels) for encoding, levels in _PAIRS.items()}
+
+
+def _differing_bytes() -> bytes:
+    def char(byte: int, encoding: str) -> str | None:
+        try:
+            return bytes([byte]).decode(encoding)
+        except UnicodeDecodeError:
+            return None
+
+    return bytes(b for b in range(0x80, 0x100) if len({char(b, encoding) for encoding in _LEGACY}) > 1)
+
+
+_DIFFERING = _differing_bytes()
+# The accented letters each language of a code page writes (in one word in 10,000 or more, in the
+# same dictionaries). A file is written in one language: a letter its likeliest language does not
+# write counts against the code page, even one the code pages share (Turkish writes no `á`, Polish
+# no `ď`, Czech no `ś`, French no `ð`).
+_ALPHABETS = {
+    "cp1252": (
+        "àáâæçèéêëîïóôöûüœ",  # French
+        "áéíñóúü",  # Spanish
+        "àáâãçéêíóôõú",  # Portuguese
+        "áâãçéêíóôõú",  # Brazilian Portuguese
+        "àèéìòù",  # Italian
+        "ßäéöü",  # German
+        "áâäçèéêëíïóöúü",  # Dutch
+        "áäåæèéëíðóöøü",  # Danish
+        "áäåèéöü",  # Swedish
+        "åæèéôø",  # Norwegian
+        "áæéíðóöúýþ",  # Icelandic
+    ),
+    "cp1250": (
+        "óąćęłńśźż",  # Polish
+        "áäéíóöúüýčďěľńňőřśšťůűž",  # Czech
+        "áäéíóôöúýčďĺľňŕšťž",  # Slovak
+        "áäéíóöúüłőű",  # Hungarian
+        "öüćčđšž",  # Slovenian
+        "ćčđšž",  # Croatian
+        "âîăşţ",  # Romanian
+    ),
+    "cp1254": (
+        "çöüğış",  # Turkish
+    ),
+}
+# What each letter of a file that its likeliest language does not write costs.
+_FOREIGN_LETTER = 6
+_HIGH_WORD = re.compile(rb"[A-Za-z\x80-\xff]*[\x80-\xff][A-Za-z\x80-\xff]*")
+_SAMPLE_WORDS = 4000
 # Scripts that are not Latin write whole words in high bytes; Latin ones an accent here and there.
 _HIGH_RUN = re.compile(rb"[\x80-\xff]{3,}")
+# ... and keep them apart from Latin letters: `Kříž`, `üüüümlaut` are Latin words.
+_LATIN_TOUCH = re.compile(rb"[A-Za-z][\x80-\xff]+|[\x80-\xff]+[A-Za-z]")
 # Letter frequencies (per mille, commonest letters) of the languages each non-Latin code page
 # carries. The right decoding's letters follow them; a wrong one's are the same bytes shuffled to
 # other letters (KOI8-R and cp1251 even swap the cases), which score lower.
@@ -56,7 +229,6 @@ _FREQUENCIES = {
         125, 100, 37, 70, 60, 60, 60, 48, 40, 30, 30, 30, 25, 25, 25, 23, 20, 20, 18, 12, 10, 10, 9, 7, 6, 7, 5, 5, 4, 5, 2, 10,
     ))),
 }
-_POUNDS = re.compile(r"£\s?\d")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
 _NON_ASCII_LINE = re.compile(rb"[^\n]*[\x80-\xff][^\n]*")
 _NON_ASCII = re.compile(rb"[\x80-\xff]+")
@@ -173,32 +345,90 @@ def _non_latin(sample: bytes) -> str | None:
 
 
 def _legacy_encoding(data: bytes) -> str:
-    """cp1252 unless the accented lines read as Central European text under cp1250, or as Turkish
-    under cp1254 (`ı`, `ş`, `ğ`, and no acute vowel).
+    """cp1252 unless the accented words read better as Central European text under cp1250, or as
+    Turkish under cp1254.
 
-    The two code pages share most accented letters; where a byte differs, each decoding yields a
-    letter typical of its languages or an unlikely one (`ě` vs `ì`, `ł` vs `³`). Letters that are
-    common on both sides (`č`/`è`, `ř`/`ø`) cancel out, and a tie means cp1252. charset-normalizer
-    was tried here and misjudges short samples (it reads Polish as cp1252 and French as cp1250).
-    A sample written mostly in runs of high bytes is first offered to the non-Latin code pages.
+    The code pages share most accented letters; where a byte differs, each reading is judged by the
+    letters around it: how often its languages write that letter after the one before and before
+    the one after (`_PAIRS`). `naïve`, `Sœur` and `Loïc` read as French; as cp1250 they would be
+    `naďve`, `Sśur`, `Loďc`, whose `ďv`, `sś`, `ďc` no Central European language writes, while
+    `Płatność` read as cp1252 holds a `³` inside a word. A file is also written in one language:
+    each accented letter that the likeliest language of a code page does not write counts against
+    it (`_ALPHABETS`: Turkish writes no `á`, so Icelandic `ð` `þ` `ý` among acute vowels is not
+    Turkish). Only the distinct words holding high bytes in the sample are weighed; cp1252 wins a
+    tie and a near tie. charset-normalizer was tried here and misjudges short samples (it reads
+    Polish as cp1252 and French as cp1250). A sample written mostly in runs of high bytes apart
+    from Latin letters is first offered to the non-Latin code pages.
     """
     sample = b"\n".join(_NON_ASCII_LINE.findall(data[: _SAMPLE_BYTES * 16]))[:_SAMPLE_BYTES]
-    high = sum(map(len, _NON_ASCII.findall(sample)))
-    if high and sum(map(len, _HIGH_RUN.findall(sample))) * 2 > high:
+    runs = _NON_ASCII.findall(sample)
+    high = sum(map(len, runs))
+    if high and sum(map(len, _HIGH_RUN.findall(sample))) * 2 > high and len(_LATIN_TOUCH.findall(sample)) * 4 < len(runs):
         found = _non_latin(sample)
         if found:
             return found
-    scores = {}
-    for encoding, typical in _TYPICAL.items():
+    words = list(dict.fromkeys(_HIGH_WORD.findall(sample)))[:_SAMPLE_WORDS]
+    readable = []
+    for encoding in _LEGACY:
         try:
-            decoded = sample.decode(encoding)
+            sample.decode(encoding)
         except UnicodeDecodeError:
-            scores[encoding] = -1
+            continue  # a byte this code page leaves undefined
+        readable.append(encoding)
+    if len(readable) < 2:
+        return readable[0] if readable else "cp1252"
+    costs = dict.fromkeys(readable, 0)
+    for word in words:
+        if word.translate(None, _DIFFERING) != word:
+            for encoding, cost in _implausibility(word, readable).items():
+                costs[encoding] += cost
+    joined = b" ".join(words)
+    for encoding in readable:
+        costs[encoding] += _FOREIGN_LETTER * _foreign_letters(joined, encoding)
+    for encoding in readable[1:]:
+        costs[encoding] += _RARER
+    return min(readable, key=costs.__getitem__)  # a tie goes to the first, cp1252
+
+
+def _implausibility(word: bytes, encodings: list[str]) -> dict[str, int]:
+    """How unlike each code page's languages `word` reads: the sum, over each byte the code pages
+    read differently, of the rarity of the letter pairs it forms with its neighbours."""
+    texts = {encoding: word.decode(encoding).replace("İ", "i").lower() for encoding in encodings}  # `İ` lowers to two characters
+    if any(len(text) != len(word) for text in texts.values()):
+        return dict.fromkeys(encodings, 0)
+    costs = dict.fromkeys(encodings, 0)
+    for at, byte in enumerate(word):
+        if byte not in _DIFFERING:
             continue
-        scores[encoding] = sum(1 for ch in decoded if ch in typical or ch.lower() in typical)  # `İ` lowers to two letters
-    if scores["cp1252"] >= 0:  # `£12.34` in pounds (cp1250 reads the byte as `Ł`)
-        scores["cp1252"] += len(_POUNDS.findall(sample.decode("cp1252")))
-    if _ACUTE.search(sample):
-        scores["cp1254"] = -1
-    best = max(("cp1252", "cp1250", "cp1254"), key=lambda encoding: scores[encoding])  # a tie is cp1252
-    return best if scores[best] > scores["cp1252"] else "cp1252"
+        for encoding, text in texts.items():
+            char = text[at]
+            before = text[at - 1] if at else "_"
+            after = text[at + 1] if at + 1 < len(text) else "_"
+            if not char.isalpha() or char.upper() == char:  # a sign, or `ª`/`º`: a letter without case
+                costs[encoding] += _sign_cost(char, at, text)
+                continue
+            left = (before if before.isalpha() else "_") + char
+            right = char + (after if after.isalpha() else "_")
+            weights = _WEIGHTS[encoding]
+            costs[encoding] += weights.get(left, _UNSEEN) + weights.get(right, _UNSEEN)
+    return costs
+
+
+def _foreign_letters(words: bytes, encoding: str) -> int:
+    """How many accented letters of `words` the likeliest language of `encoding` does not write."""
+    letters = Counter(ch for ch in words.decode(encoding).replace("İ", "i").lower() if ch > "\x7f" and ch.upper() != ch)
+    return min(sum(n for ch, n in letters.items() if ch not in alphabet) for alphabet in _ALPHABETS[encoding])
+
+
+def _sign_cost(char: str, at: int, word: str) -> int:
+    """A sign standing apart from letters (`£12`, `(£)`, `1½`) reads as common, one among a word's
+    letters (`G³ówna`, `¯ABKA`: Polish read as cp1252) as worse than any letter. Punctuation may
+    open a word (`¿Qué`, `¡Hola`), and an ordinal indicator, a letter without case, end one (`nº`,
+    `1ª`)."""
+    if not any(map(str.isalpha, word)):
+        return 2 * _SIGN
+    if at == 0 and unicodedata.category(char).startswith("P"):
+        return 2 * _SIGN
+    if char.isalpha() and (at + 1 == len(word) or not word[at + 1].isalpha()):
+        return 2 * _SIGN
+    return 2 * _UNSEEN + _FOREIGN_LETTER
