@@ -122,6 +122,16 @@ def test_bofa_checking_skips_summary_block_and_balance_row() -> None:
     assert txs[1].description == "KROGER #1234 01/04 PURCHASE HOUSTON TX"
 
 
+def test_bofa_statements_joined_by_cat_skip_each_summary_block() -> None:
+    text = read_text(FIXTURES / "written/bofa_checking.csv")
+    later = text.replace("01/", "02/").replace("-87.45", "-12.00")
+    bofa = next(f for f in csv_banks.FORMATS if f.name == "bofa_checking")
+    result = bofa.parse(text + later, "joined.csv")
+    assert result.errors == [] and result.warnings == []
+    assert [t.line for t in result.transactions] == [9, 10, 11, 20, 21, 22]
+    assert [t.amount for t in result.transactions] == [300000, -8745, -120000, 300000, -1200, -120000]
+
+
 def test_bofa_credit_reference_is_bank_id() -> None:
     result = parse("written/bofa_credit.csv", "bofa_credit")
     txs = result.transactions

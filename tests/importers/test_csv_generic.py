@@ -403,6 +403,78 @@ def test_comdirect_open_rows_footer_balance_and_amount_header_in_euros() -> None
     assert result.warnings == ["line 10: skipped 'Alter Kontostand' (a balance line)"]
 
 
+def test_comdirect_sections_are_accounts_each_read_with_its_own_header() -> None:
+    # Girokonto, a card with a header of its own, Tagesgeld, a Depot of trades and an empty account.
+    result = parse("written/comdirect_sections.csv")
+    accounts = {a.key: (a.name, a.type, a.currency) for a in result.accounts}
+    assert accounts == {
+        "comdirect Girokonto": ("comdirect Girokonto", "checking", "EUR"),
+        "comdirect Visa-Karte …9255": ("comdirect Visa-Karte …9255", "credit_card", "EUR"),
+        "comdirect Tagesgeld PLUS-Konto": ("comdirect Tagesgeld PLUS-Konto", "checking", "EUR"),  # the ledger types it savings
+    }
+    assert [(t.account_key.split()[1], t.line, t.posted, t.amount) for t in result.transactions] == [
+        ("Girokonto", 7, date(2024, 1, 31), -50000),
+        ("Girokonto", 8, date(2024, 1, 30), 310000),
+        ("Visa-Karte", 16, date(2024, 1, 29), -5500),
+        ("Tagesgeld", 24, date(2024, 1, 31), 50000),
+        ("Tagesgeld", 25, date(2024, 1, 31), 312),
+    ]
+    assert result.transactions[2].description == "AMAZON EU S.A R.L., LUXEMBOURG"
+    assert result.skipped_pending == 1  # the Girokonto's `offen` row, as in a file of that account alone
+    assert result.errors == []
+    assert result.warnings == [
+        "line 10: skipped 'Alter Kontostand' (a balance line)",
+        "line 18: skipped 'Alter Kontostand' (a balance line)",
+        "line 27: skipped 'Alter Kontostand' (a balance line)",
+        "line 29: skipped the table 'Umsätze Depot': securities trades, not payments",
+    ]
+
+
+def test_comdirect_sections_with_the_same_header_stay_apart() -> None:
+    giro = read_text(FIXTURES / "written/comdirect_cp1252.csv")
+    tagesgeld = (
+        ';\n"Umsätze Tagesgeld PLUS-Konto";"Zeitraum: 30 Tage";\n\n'
+        '"Buchungstag";"Wertstellung (Valuta)";"Vorgang";"Buchungstext";"Umsatz in EUR";\n'
+        '"15.03.2024";"15.03.2024";"Kontoabschluss";"Buchungstext: Zinsen";"3,12";\n'
+    )
+    result = parse_text(giro + tagesgeld)
+    assert [(t.account_key, t.amount) for t in result.transactions] == [
+        ("comdirect Girokonto", -5678), ("comdirect Girokonto", 250000), ("comdirect Tagesgeld PLUS-Konto", 312),
+    ]
+    assert [a.key for a in result.accounts] == ["comdirect Girokonto", "comdirect Tagesgeld PLUS-Konto"]
+    # One account's export alone is named the same way, so next month's full export finds it.
+    alone = parse_text(giro)
+    assert [(a.name, a.type) for a in alone.accounts] == [("comdirect Girokonto", "checking")]
+    assert not alone.transactions.has("account_key")
+
+
+def test_comdirect_card_rows_not_booked_yet_offen_and_neu() -> None:
+    # The card table writes `offen` or `neu` for the booking day of a purchase not booked yet, a
+    # `neu` one under a line holding only a date.
+    result = parse_text(
+        ';\n"Umsätze Visa-Karte (Kreditkarte)";"Zeitraum: 01.01.2026 - 25.06.2026";\n\n'
+        '"Buchungstag";"Umsatztag";"Vorgang";"Referenz";"Buchungstext";"Umsatz in EUR";\n'
+        '"offen";"24.06.2026";"Kartenumsatz";"151420018103";" ALDI NORD ";"-82,03";\n'
+        '"24.06.2026";"23.06.2026";"Kartenumsatz";"151150884903";" STADTBAECKEREI ";"-7,90";\n'
+        '"13.01.2026";\n'
+        '"neu";"12.01.2026";"Kartenumsatz";"110092508203";" Amazon.de Z73G55TA4 ";"-5,95";\n'
+    )
+    assert [(t.posted, t.amount, t.description) for t in result.transactions] == [(date(2026, 6, 24), -790, "STADTBAECKEREI")]
+    assert result.skipped_pending == 2 and result.errors == []
+    assert result.warnings == ["line 7: skipped a line holding only a date"]
+    assert [(a.name, a.type) for a in result.accounts] == [("comdirect Visa-Karte", "credit_card")]
+
+
+def test_a_title_naming_a_period_is_no_account_section() -> None:
+    text = (
+        "Umsätze vom 01.03.2024 bis 31.03.2024;\n\nDatum;Text;Betrag\n15.03.2024;REWE;-12,34\n\n"
+        "Umsätze vom 01.04.2024 bis 30.04.2024;\n\nDatum;Text;Betrag\n15.04.2024;REWE;-5,00\n"
+    )
+    result = parse_text(text)
+    assert [a.name for a in result.accounts] == [None]
+    assert [t.amount for t in result.transactions] == [-1234, -500]
+
+
 def test_commerzbank_describes_rows_in_its_posting_text_column() -> None:
     result = parse("written/commerzbank.csv")
     assert [t.description for t in result.transactions] == ["REWE SAGT DANKE", "Gehalt"]

@@ -69,7 +69,7 @@ _TOTALS = re.compile(
 )
 _TOTAL_TEXT = re.compile(r"((daily|day|grand|sub-?|monthly)\s*)?totals?(\s+for\b.*)?:?", re.I)
 _PENDING = re.compile(
-    r"pending|pendient|pendent|vorgemerkt|authori[sz]|in bearbeitung|en attente|nicht gebucht|ausstehend|^offen$|^reserve|^varaus"
+    r"pending|pendient|pendent|vorgemerkt|authori[sz]|in bearbeitung|en attente|nicht gebucht|ausstehend|^offen$|^neu$|^reserve|^varaus"
     r"|^venter\b|^v(?:ä|a)ntande", re.I  # Danske: `Venter`, waiting
 )
 _REVERTED = re.compile(
@@ -282,7 +282,16 @@ class Options:
 def parse_table(text: str, source: str, delimiter: str, header_line: int | None, layout_for, options: Options) -> ParseResult:
     """Rows of `text` to a ParseResult; `layout_for(header_cells)` maps the header to a Layout."""
     try:
-        return _Conversion(text, source, delimiter, header_line, layout_for, options).run()
+        conversion = _Conversion(text, source, delimiter, header_line, layout_for, options)
+        if conversion.sections:  # several accounts' tables, each read as a file of its own
+            lines = text.split("\n")
+            return _joined_sections(options.format, [
+                _Conversion("\n" * (first - 1) + "\n".join(lines[first - 1 : end and end - 1]), source, delimiter, header,
+                            layout_for, options).run()
+                if skipped is None else ParseResult(options.format, [], [], warnings=[skipped])
+                for first, end, header, skipped in conversion.sections
+            ])
+        return conversion.run()
     except ImportRefused:
         raise
     except Exception as exc:  # a bug must not surface as a traceback to the user
@@ -301,12 +310,15 @@ class _Conversion:
         self.card: str | None = None  # how the rows showed a card statement that writes charges positive
         self.currency_guessed = False  # set when the file states no currency
         self.unbooked: set[int] = set()  # rows with a purchase date but no booking date yet: pending
+        self.sections: list[tuple[int, int | None, int, str | None]] = []  # per titled table, see `_titled_tables`
         # Only a file with a 64 KB stretch free of line breaks can hold a row that long (give or take
         # quoted line breaks, which the 4 KB description check still catches); most files skip the check.
         self.check_sizes = has_long_line(text, MAX_ROW_CHARS)
         # Column-wise from here on: every later step maps over a column instead of looping over rows.
         if not self._read_uniform(text, header_line, layout_for):
             self._read_records(text, header_line, layout_for)
+            if self.sections:
+                return  # `parse_table` reads each table on its own
         self._drop_text_markers()
         if layout_for is layout_from_header:
             self._merge_second_header()
@@ -384,6 +396,9 @@ class _Conversion:
     def _read_records(self, text: str, header_line: int | None, layout_for) -> None:
         """The general read: quoted fields, line breaks inside them, ragged, blank and repeated rows."""
         lines, records, self.errors = read_records(text, self.delimiter)
+        self.sections = _titled_tables(lines, records, header_line)
+        if self.sections:
+            return
         if header_line is not None and header_line in lines:
             pos = lines.index(header_line)
             self.header, self.preamble = records[pos], records[:pos]
@@ -397,17 +412,34 @@ class _Conversion:
         self.columns: list[Sequence[str]] = list(zip(*records)) if records else [()] * self.width
 
     def _data_rows(self, lines: Sequence[int], records: list[list[str]]) -> tuple[Sequence[int], list[list[str]]]:
-        """Records minus empty lines and copies of the header (some banks repeat it at the end)."""
+        """Records minus empty lines and copies of the header (some banks repeat it at the end), and
+        in exports joined by `cat`, the lines above each copy that repeat the file's first lines
+        (Bank of America's `Description,,Summary Amt.` block before each statement's header)."""
         header = [c.strip() for c in self.header]
         first = self.header[0] if self.header else None
         if [] not in records:
             starts = list(map(itemgetter(0), records))
             if not starts.count("") and (first is None or not starts.count(first)):
                 return lines, records  # no row can be blank or a header: the usual case, checked in C
-        keep = [
-            i for i, cells in enumerate(records)
-            if any(cells) and not (cells[0] == first and [c.strip() for c in cells[: len(header)]] == header)
-        ]
+        keep: list[int] = []
+        copies: list[int] = []  # the header's copies
+        for i, cells in enumerate(records):
+            if not any(cells):
+                continue
+            if cells[0] == first and [c.strip() for c in cells[: len(header)]] == header:
+                copies.append(i)
+            else:
+                keep.append(i)
+        opening = next((_trimmed(cells) for cells in self.preamble if any(cells)), None) if copies else None
+        restarts: set[int] = set()
+        for copy in copies if opening else ():  # the nearest line before a copy that starts the file again, if near enough
+            restart = next((
+                i for i in range(copy - 1, max(-1, copy - len(self.preamble) - 2), -1) if _trimmed(records[i]) == opening
+            ), None)
+            if restart is not None:
+                restarts.update(range(restart, copy))
+        if restarts:
+            keep = [i for i in keep if i not in restarts]
         return [lines[i] for i in keep], [records[i] for i in keep]
 
     def _shaped(self, lines: Sequence[int], records: list[list[str]]) -> dict[int, RowError]:
@@ -848,6 +880,8 @@ class _Conversion:
                 result.warnings.append(f"line {line}: skipped {description[:60]!r} (a totals line)")
             elif i == closing:
                 result.warnings.append(f"line {line}: skipped a closing balance line (a date and an amount, no text)")
+            elif amounts[i] is None and self._filled(i) == 1:  # comdirect's card table: `"13.01.2026";` above a `neu` row
+                result.warnings.append(f"line {line}: skipped a line holding only a date")
             elif amounts[i] is None:
                 errors.append(RowError(line, "no amount", amount_name))
             elif amounts[i].__class__ is not int:
@@ -1038,6 +1072,10 @@ class _Conversion:
         each month's export (of either DKB layout) in one account and two accounts' exports apart."""
         found = []
         for cells in self.preamble:
+            title = _section_title(cells)
+            if title:
+                found.append(title)
+                continue
             label = _ACCOUNT_LABEL.fullmatch(cells[0].strip()) if len(cells) >= 2 else None
             texts = [" ".join(cell.split()) for cell in cells[1:3]] if label else [""]
             value = texts[0]
@@ -1054,6 +1092,94 @@ class _Conversion:
         return next((line for line in found if line[1]), found[0] if found else (None, None, False))
 
 
+# A line naming the account of the table under it, in an export of several accounts' tables one
+# after the other, each with its own header: comdirect's `"Umsätze Girokonto";"Zeitraum: 30 Tage"`,
+# `"Umsätze Visa-Karte (Kreditkarte) ..9255 (Ismael)";…`, `"Umsätze Tagesgeld PLUS-Konto";…`.
+_SECTION_TITLE = re.compile(r"\s*ums(?:ä|ae)tze\s+(?P<product>[^\W\d_].*)", re.I)
+_SECTION_PERIOD = re.compile(r"\s*zeitraum\b", re.I)  # comdirect's second cell: `Zeitraum: 30 Tage`
+_CARD_PRODUCT = re.compile(r"karte\b|\bvisa\b|master\s*card|credit\s*card", re.I)
+_PARENTHESES = re.compile(r"\([^)]*\)")
+_A_DATE = re.compile(r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4}")
+_SECURITY_COLUMNS = frozenset(("wkn", "isin", "stuck nom", "stuck", "stueck"))
+_CARD_DIGITS = re.compile(r"(?:\.\.|\*+|x+)\s*(\d{4})\b", re.I)  # `..9255`
+
+
+def _section_title(cells: list[str]) -> tuple[str, None, bool] | None:
+    """(name, number, is a card) of the account a section title names, or None for another line:
+    comdirect's `Umsätze Visa-Karte (Kreditkarte) ..9255 (Ismael)` is `comdirect Visa-Karte …9255`."""
+    match = _SECTION_TITLE.fullmatch(cells[0]) if cells and sum(map(bool, cells)) <= 2 else None
+    if match is None or not match["product"][0].isupper() or _A_DATE.search(match["product"]):
+        return None  # a product is a noun: `Umsätze vom 01.03.2024` names a period
+    product = " ".join(_PARENTHESES.sub(" ", match["product"]).split())  # `(Kreditkarte)`, the holder's `(Ismael)`
+    digits = _CARD_DIGITS.search(product)
+    if digits:
+        product = f"{product[: digits.start()].strip()} …{digits[1]}"
+    named = f"comdirect {product}" if len(cells) > 1 and _SECTION_PERIOD.match(cells[1]) else product
+    return named, None, bool(_CARD_PRODUCT.search(match["product"]))
+
+
+def _titled_tables(
+    lines: Sequence[int], records: list[list[str]], header_line: int | None
+) -> list[tuple[int, int | None, int, str | None]]:
+    """(first line, end line or None for the file's end, header line, why it is skipped or None)
+    of each table when the file holds several accounts' tables, each under a title line naming its
+    account and with a header of its own (they may differ: comdirect's card table has a `Referenz`
+    column); [] for one table. A title with no table under it (`Keine Umsätze vorhanden.`) is left
+    out with its lines; a table of securities trades (comdirect's `Depot`: `WKN`, `Stück / Nom.`)
+    is skipped with a warning, as its money moved in the cash account, whose table holds it too."""
+    if header_line is None or header_line not in lines:
+        return []
+    if not any(map(_section_title, records[: lines.index(header_line)])):
+        return []  # the usual file: no title above the (first) header, so no titled tables
+    titles = [i for i, cells in enumerate(records) if cells and _section_title(cells)]
+    if len(titles) < 2:
+        return []
+    tables, start = [], 0
+    for title, end in zip(titles, titles[1:] + [len(records)]):
+        header = next((i for i in range(title + 1, min(end, title + HEAD_LINES)) if header_score(records[i])), None)
+        if header is not None:
+            securities = not _SECURITY_COLUMNS.isdisjoint(map(normalise_header, records[header]))
+            skipped = f"line {lines[title]}: skipped the table {records[title][0].strip()!r}: securities trades, not payments" \
+                if securities else None
+            tables.append((lines[start], lines[end] if end < len(records) else None, lines[header], skipped))
+        start = end
+    return tables
+
+
+def _joined_sections(format_name: str, results: list[ParseResult]) -> ParseResult:
+    """The results of a file's tables as one, each table's rows under its own account (the title's
+    name is the key, so a title repeated in files joined by `cat` is the same account)."""
+    joined = ParseResult(format_name, [], [])
+    accounts: dict[str, ParsedAccount] = {}
+    parts: list[tuple[ParsedRows, list[str]]] = []
+    for n, result in enumerate(results, 1):
+        rows = ParsedRows.of(result.transactions)
+        if rows.has("account_key"):  # a table that names its rows' accounts itself
+            keys = rows.column("account_key")
+            for account in result.accounts:
+                accounts.setdefault(account.key, account)
+        elif result.accounts:  # (a skipped table has none)
+            account = result.accounts[0]
+            account.key = account.name or f"table {n}"
+            accounts.setdefault(account.key, account)
+            keys = [account.key] * len(rows)
+        else:
+            keys = []
+        parts.append((rows, keys))
+        joined.errors += result.errors
+        joined.warnings += result.warnings
+        joined.skipped_pending += result.skipped_pending
+        joined.skipped_reverted += result.skipped_reverted
+    names = dict.fromkeys(name for rows, _ in parts for name in rows.columns)
+    columns = {name: [value for rows, _ in parts for value in rows.column(name)] for name in names}
+    columns["account_key"] = [key for _, keys in parts for key in keys]
+    joined.transactions = ParsedRows(columns, len(columns["account_key"]))
+    joined.accounts = list(accounts.values())
+    joined.warnings = list(dict.fromkeys(joined.warnings))
+    joined.errors.sort(key=lambda e: e.line)
+    return joined
+
+
 _ACCOUNT_LABEL = re.compile(
     r"(?:account(?:\s+(?:details\s+for|name|number|no\.?))?|konto(?:nummer|-?nr\.?)?|iban|compte|n° de compte"
     r"|rekening(?:nummer)?|(?P<product>girokonto|tagesgeld)|(?P<card>kreditkarte|karte|credit\s*card(?:\s+number)?|carte))\s*:?",
@@ -1062,6 +1188,15 @@ _ACCOUNT_LABEL = re.compile(
 _ACCOUNT_NUMBER = re.compile(  # an IBAN, a run of digits, or a card's first and last four digits (`4930 **** **** 1234`)
     r"\b[A-Z]{2}\d\d(?: ?[A-Z\d]{4}){2,7}(?: ?[A-Z\d]{1,4})?\b|\b\d[\d .-]{4,}\d\b|\b\d{4}[ *]*\*{4}[ *]*\d{4}\b"
 )
+
+
+def _trimmed(cells: list[str]) -> list[str]:
+    """A record's cells stripped, without the empty ones at its end: `Description,,Summary Amt.,`
+    is the line `Description,,Summary Amt.`."""
+    found = [cell.strip() for cell in cells]
+    while found and not found[-1]:
+        found.pop()
+    return found
 
 
 def _minor(text: str, sep: str, exp: int, currency: str | None) -> int:
