@@ -241,6 +241,11 @@ def test_bank_ids_are_scoped_and_not_trusted_alone(tmp_path: Path) -> None:
         redated = tmp_path / "three.ofx"  # the bank moves a row by a day, same FITID and text
         redated.write_text(ofx([("20250107", "-20.00", "", "NO FITID SHOP"), ("20250106", "-100.00", "A1", "HOTEL PARIS")]))
         assert import_file(ledger, redated).added == 1  # only the row without an id is new by its date
+        settled = tmp_path / "settled.ofx"  # an authorisation settles two days later, its text added to
+        settled.write_text(ofx([("20250112", "-7.00", "Z9", "AMAZON MKTPL")]))
+        import_file(ledger, settled)
+        settled.write_text(ofx([("20250114", "-7.00", "Z9", "AMAZON MKTPL*AB12C3DE4")]))
+        assert import_file(ledger, settled).added == 0
         numbered = tmp_path / "four.ofx"  # ids by position in each download: two days later, another shop
         numbered.write_text(ofx([("20250107", "-100.00", "A1", "PHILZ COFFEE")]))
         assert import_file(ledger, numbered).added == 1
@@ -260,6 +265,9 @@ def test_a_statement_balance_that_the_rows_since_the_last_one_do_not_explain_is_
         fixed = february.replace("<BALAMT>930.00", "<BALAMT>960.00").replace("B1", "B2")
         (tmp_path / "feb2.ofx").write_text(fixed)
         assert import_file(ledger, tmp_path / "feb2.ofx").warnings == []
+        late = ofx([("20250228", "-10.00", "C1", "LATE COFFEE"), ("20250305", "-20.00", "C2", "LUNCH")])  # after that download
+        (tmp_path / "mar.ofx").write_text(late.replace("<BALAMT>1000.00<DTASOF>20250131", "<BALAMT>930.00<DTASOF>20250310"))
+        assert import_file(ledger, tmp_path / "mar.ofx").warnings == []
 
 
 PENDING_FILE = """Type,Product,Started Date,Completed Date,Description,Amount,Fee,Currency,State,Balance
@@ -681,8 +689,35 @@ def test_a_renamed_download_goes_to_the_account_already_holding_its_rows(tmp_pat
         import_file(ledger, write(tmp_path, "Chase1234_Activity_20260912.CSV", september, header))
         renamed = import_file(ledger, write(tmp_path, "checking oct.csv", october, header))
         assert (renamed.accounts, renamed.added, renamed.duplicates) == (["Chase Checking …1234"], 1, 3)
+        assert renamed.warnings == ["no account is named Chase Checking; Chase Checking …1234 holds the rows it shares"
+                                    " dates with, so it went there (--account names another)"]
         other = import_file(ledger, write(tmp_path, "savings.csv", "10/02/2026,INTEREST,1.00\n"))
         assert other.accounts == ["savings"]
+
+
+def test_a_card_sharing_a_days_subscriptions_with_another_is_not_that_card(tmp_path: Path) -> None:
+    mine = "2026-02-05,HEB GROCERY,-82.10\n2026-02-15,SHELL OIL,-41.00\n2026-03-01,NETFLIX.COM,-15.49\n2026-03-01,SPOTIFY USA,-11.99\n"
+    spouse = "2026-03-01,NETFLIX.COM,-15.49\n2026-03-01,SPOTIFY USA,-11.99\n2026-03-03,TARGET T-1234,-54.20\n2026-03-07,STARBUCKS,-6.45\n"
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "mine.csv", mine), account="My Visa")
+        other = import_file(ledger, write(tmp_path, "joint visa.csv", spouse))
+        assert (other.accounts, other.added) == (["joint visa"], 4)
+
+
+def test_the_next_download_is_recognised_though_its_last_hold_has_posted_since(tmp_path: Path) -> None:
+    march = "2026-03-02,GROCER,-20.00,Posted\n2026-03-05,FUEL,-30.00,Posted\n2026-03-08,BOOKS,-12.00,Posted\n2026-03-10,DINER,-25.00,Pending\n"
+    april = "2026-03-02,GROCER,-20.00,Posted\n2026-03-05,FUEL,-30.00,Posted\n2026-03-08,BOOKS,-12.00,Posted\n2026-03-11,DINER,-30.00,Posted\n"
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "march.csv", march, STATUS_HEAD), account="Card")
+        assert import_file(ledger, write(tmp_path, "download.csv", april, STATUS_HEAD)).accounts == ["Card"]
+
+
+def test_a_file_in_another_currency_is_never_recognised_as_an_account_in_one(tmp_path: Path) -> None:
+    rows_ = "2026-03-02,GROCER,-20.00\n2026-03-05,FUEL,-30.00\n2026-03-08,BOOKS,-12.00\n"
+    (tmp_path / "cad").mkdir()
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "scotia.csv", rows_, "Date,Description,Amount (USD)\n"))
+        assert import_file(ledger, write(tmp_path / "cad", "scotia.csv", rows_, "Date,Description,Amount (CAD)\n")).accounts == ["scotia CAD"]
 
 
 def test_a_refund_or_a_payment_to_someone_else_is_not_a_transfer_leg(tmp_path: Path) -> None:
@@ -892,6 +927,34 @@ def test_a_card_payment_links_past_another_payment_of_the_same_amount(tmp_path: 
 def test_a_card_issuers_payment_from_checking_is_a_transfer(tmp_path: Path, paid: str) -> None:
     with Ledger() as ledger:
         import_file(ledger, write(tmp_path, "card.csv", "2026-10-07,INTERNET PAYMENT - THANK YOU,212.34\n"), account="Card")
+        assert import_file(ledger, write(tmp_path, "checking.csv", f"2026-10-07,{paid},-212.34\n"), account="Checking").transfers_linked == 1
+
+
+def test_an_online_deposit_is_still_a_transfer_leg_and_a_zelle_payment_never_pays_a_card(tmp_path: Path) -> None:
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "checking.csv", "2026-03-02,ONLINE TRANSFER TO SAVINGS,-100.00\n"
+                                  "2026-03-05,ZELLE TRANSFER TO JOHN SMITH,-200.00\n2026-03-05,CHASE CREDIT CRD AUTOPAY,-200.00\n"), account="Checking")
+        assert import_file(ledger, write(tmp_path, "savings.csv", "2026-03-02,ONLINE DEPOSIT,100.00\n"), account="Savings").transfers_linked == 1
+        assert import_file(ledger, write(tmp_path, "card.csv", "2026-03-05,Payment Thank You,200.00\n"), account="Card").transfers_linked == 1
+        assert ledger.query("SELECT description FROM transactions WHERE transfer_id IS NOT NULL AND account_id = 1 ORDER BY id") == [
+            {"description": "ONLINE TRANSFER TO SAVINGS"}, {"description": "CHASE CREDIT CRD AUTOPAY"}]
+
+
+def test_a_qif_transfer_links_only_in_the_account_it_names_and_never_to_interest(tmp_path: Path) -> None:
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "savings.csv", "2026-05-01,INTEREST PAID,80.00\n"), account="Savings")
+        import_file(ledger, write(tmp_path, "brokerage.csv", "2026-05-02,TRANSFER FROM CHECKING,80.00\n"), account="Brokerage")
+        checking = write(tmp_path, "checking.qif", "D05/01/2026\nT-80.00\nPMonthly savings\nL[Savings]\n^\n", "!Type:Bank\n")
+        assert import_file(ledger, checking, account="Checking").transfers_linked == 0
+
+
+@pytest.mark.parametrize(("paid", "card_side"), [
+    ("CAPITAL ONE DES:CRCARDPMT ID:XXXXX", "CAPITAL ONE MOBILE PYMT"), ("DISCOVER E-PAYMENT 8247", "DIRECTPAY FULL BALANCE"),
+    ("TARGET CARD PAYMENT 1234", "PAYMENT - THANK YOU"), ("GOLDMAN SACHS PAYMENT", "ACH DEPOSIT INTERNET TRANSFER"),
+])
+def test_more_card_issuers_payments_link(tmp_path: Path, paid: str, card_side: str) -> None:
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "card.csv", f"2026-10-07,{card_side},212.34\n"), account="Card")
         assert import_file(ledger, write(tmp_path, "checking.csv", f"2026-10-07,{paid},-212.34\n"), account="Checking").transfers_linked == 1
 
 

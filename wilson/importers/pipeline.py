@@ -139,7 +139,7 @@ def _import_file(
     try:
         with ledger.write():
             known = {row["id"] for row in ledger.query("SELECT id FROM accounts")}
-            accounts = _resolve_accounts(ledger, result, rows, account, source)
+            accounts = _resolve_accounts(ledger, result, rows, account, source, summary.warnings)
             changes = AccountChanges(created=[{"id": a["id"], "name": a["name"]} for a in accounts.values() if a["id"] not in known])
             summary.accounts = [accounts[key]["name"] for key in _keys_in_order(result, rows)]
             summary.warnings += _imported_elsewhere(ledger, file_hash, {a["id"] for a in accounts.values()})
@@ -213,9 +213,10 @@ def _default_key(result: ParseResult) -> str:
 
 
 def _resolve_accounts(
-    ledger: Ledger, result: ParseResult, rows: ParsedRows, named: str | None, source: str
+    ledger: Ledger, result: ParseResult, rows: ParsedRows, named: str | None, source: str, warnings: list[str]
 ) -> dict[str, dict]:
-    """Map the file's accounts to ledger accounts, creating the ones that are new."""
+    """Map the file's accounts to ledger accounts, creating the ones that are new (and saying so
+    where an account was recognised by the rows it already holds)."""
     if not result.accounts:
         result.accounts = [ParsedAccount(key="default", name=name_from_file(source))]
     keys = _keys_in_order(result, rows)
@@ -225,11 +226,13 @@ def _resolve_accounts(
     for parsed in result.accounts:
         if parsed.key not in keys:
             continue
-        resolved[parsed.key] = _account_for(ledger, parsed, named, source, rows if len(keys) == 1 else None)
+        resolved[parsed.key] = _account_for(ledger, parsed, named, source, rows if len(keys) == 1 else None, warnings)
     return resolved
 
 
-def _account_for(ledger: Ledger, parsed: ParsedAccount, named: str | None, source: str, rows: ParsedRows | None) -> dict:
+def _account_for(
+    ledger: Ledger, parsed: ParsedAccount, named: str | None, source: str, rows: ParsedRows | None, warnings: list[str]
+) -> dict:
     if not named and parsed.number:
         found = ledger.account_by_number(parsed.number, parsed.currency if parsed.currency_stated else None)
         if found:
@@ -242,28 +245,46 @@ def _account_for(ledger: Ledger, parsed: ParsedAccount, named: str | None, sourc
         name = f"{name} {parsed.currency.upper()}"
         found = ledger.account(name)
     if found is None and not named and not parsed.number and rows is not None:
-        found = _account_holding(ledger, rows)
+        found = _account_holding(ledger, rows, parsed.currency.upper() if parsed.currency_stated else None)
+        if found:
+            warnings.append(f"no account is named {name}; {found['name']} holds the rows it shares dates with, so it went there"
+                            " (--account names another)")
     return found or ledger.create_account(
         name, _type_for(parsed, name), parsed.currency, parsed.institution, parsed.number
     )
 
 
-RECOGNISED_SHARE = 0.8  # of the rows a file shares dates with an account, this many already there make it that account
+RECOGNISED_SHARE = 0.8  # of the rows a file and an account share dates with, this many in both make it that account
+RECOGNISED_MIN = 3  # and no fewer: two cards may both pay Netflix and Spotify on one day
 
 
-def _account_holding(ledger: Ledger, rows: ParsedRows) -> dict | None:
+def _account_holding(ledger: Ledger, rows: ParsedRows, currency: str | None) -> dict | None:
     """The account that already holds the file's rows, for a file whose name and content name none
     the ledger knows: a renamed download (`checking oct.csv`), or the next month of a file first
-    imported with `--account`. A new account would take the overlap a second time."""
-    days = per_distinct(date.isoformat, rows.column("posted"))
+    imported with `--account`. A new account would take the overlap a second time.
+
+    Over the dates both cover, most of the account's posted rows must be the file's and most of the
+    file's the account's: two cards that both pay Netflix and Spotify on the same day are not one.
+    Pending rows say nothing (a hold posts under another amount)."""
+    booked = rows.take([i for i, pending in enumerate(rows.column("pending")) if not pending]) if rows.has("pending") else rows
+    if not booked:
+        return None
+    days = per_distinct(date.isoformat, booked.column("posted"))
+    ours = list(zip(days, fingerprints([0] * len(days), days, booked.column("amount"), booked.column("description"), [False] * len(days))))
     low, high = min(days), max(days)
-    ours = Counter(fingerprints([0] * len(days), days, rows.column("amount"), rows.column("description"), rows.column("pending")))
-    for account in ledger.query("SELECT a.id, a.name FROM accounts a WHERE EXISTS"
-                                " (SELECT 1 FROM transactions t WHERE t.account_id = a.id AND t.posted BETWEEN ? AND ?)", (low, high)):
-        held = [fp for (fp,) in ledger.conn.execute(
-            "SELECT fingerprint FROM transactions WHERE account_id = ? AND posted BETWEEN ? AND ?", (account["id"], low, high))]
-        shared = sum((ours & Counter(held)).values())
-        if shared >= 2 and shared >= RECOGNISED_SHARE * len(held):
+    for account in ledger.query(
+        "SELECT a.id FROM accounts a WHERE (:currency IS NULL OR a.currency = :currency) AND EXISTS"
+        " (SELECT 1 FROM transactions t WHERE t.account_id = a.id AND t.pending = 0 AND t.posted BETWEEN :low AND :high)",
+        {"currency": currency, "low": low, "high": high},
+    ):
+        held = ledger.conn.execute(
+            "SELECT posted, fingerprint FROM transactions WHERE account_id = ? AND pending = 0 AND posted BETWEEN ? AND ?",
+            (account["id"], low, high),
+        ).fetchall()
+        first, last = min(day for day, _ in held), max(day for day, _ in held)
+        mine = Counter(fp for day, fp in ours if first <= day <= last)
+        shared = sum((mine & Counter(fp for _, fp in held)).values())
+        if shared >= RECOGNISED_MIN and shared >= RECOGNISED_SHARE * max(len(held), sum(mine.values())):
             return ledger.account_by_id(account["id"])
     return None
 
@@ -414,6 +435,7 @@ class _Balance:
     amount: int | None = None
     as_of: date | None = None
     source: str = "running"
+    currency: str | None = None  # the one the file states, if it does
 
 
 def _balance_facts(result: ParseResult, rows: ParsedRows) -> dict[str, _Balance]:
@@ -433,7 +455,7 @@ def _balance_facts(result: ParseResult, rows: ParsedRows) -> dict[str, _Balance]
             chained = check_running_balance(rows.take([i for i, key in enumerate(keys) if key == parsed.key]))
             if len(chained[0]) < len(mismatches):
                 mismatches, latest = chained
-        fact = _Balance(mismatches)
+        fact = _Balance(mismatches, currency=parsed.currency.upper() if parsed.currency_stated else None)
         if parsed.balance is not None and (parsed.balance_date or own):
             fact.amount, fact.source = parsed.balance, "statement"
             fact.as_of = parsed.balance_date or max(own.column("posted"))
@@ -458,7 +480,9 @@ def _apply_balances(
                 f"{account['name']}: {len(fact.mismatches)} row(s) do not agree with the running balance"
                 f" (first at line {fact.mismatches[0]})"
             )
-        if fact.amount is not None and fact.as_of is not None:
+        if fact.amount is not None and fact.as_of is not None and fact.currency not in (None, account["currency"].upper()):
+            warnings.append(f"{account['name']}: the file's balance is in {fact.currency}, the account's in {account['currency']}: not recorded")
+        elif fact.amount is not None and fact.as_of is not None:
             changes.stated.append((account["id"], [fact.amount, fact.as_of.isoformat(), fact.source]))
             before = _balance_of(ledger, account["id"])
             warnings += _disagreement(ledger, account, before, fact)
@@ -483,6 +507,8 @@ def _disagreement(ledger: Ledger, account: dict, before: list, fact: _Balance) -
         " WHERE account_id = ? AND currency = ? AND pending = 0 AND posted > ? AND posted <= ?",
         (account["id"], account["currency"], low, high),
     )
+    if stated_on > known_on:  # a row of that day the earlier download came too early for
+        moved += ledger.scalar(_BOOKED_AFTER_STATED, {"account": account["id"], "currency": account["currency"], "day": known_on})
     expected = known + moved if stated_on > known_on else known - moved
     if expected == fact.amount:
         return []
@@ -492,6 +518,17 @@ def _disagreement(ledger: Ledger, account: dict, before: list, fact: _Balance) -
         f" {format_minor(fact.amount - expected, code)} off the {format_minor(known, code)} known on {known_on}"
         " and the rows between: a row may be missing, or in the ledger twice"
     ]
+
+
+# Rows of the day of an account's known statement balance that batches after the one stating it
+# added: posted that day, but after the download (a balance is as of a day, a download at an hour).
+_BOOKED_AFTER_STATED = """
+SELECT COALESCE(SUM(t.amount), 0) FROM transactions t
+WHERE t.account_id = :account AND t.currency = :currency AND t.pending = 0 AND t.posted = :day AND t.batch_id > (
+    SELECT MAX(b.id) FROM import_batches b, json_each(b.account_changes, '$.stated') s
+    WHERE b.undone_at IS NULL AND json_extract(s.value, '$[0]') = :account AND json_extract(s.value, '$[1][1]') = :day
+)
+"""
 
 
 def _balance_of(ledger: Ledger, account_id: int) -> list:

@@ -31,9 +31,9 @@ TRANSFER_MATCH_DAYS = 4
 # A merchant's refund is never the other leg of an own-account move; a payment app's transfer is a
 # leg only beside one that reads like a transfer too (`ZELLE TRANSFER TO JOHN` pays someone else).
 NOT_TRANSFER = re.compile(
-    r"refund|\breturn|reversal|chargeback|cash ?back|erstattung|rembourse|reembolso|rimborso"
+    r"refund|\breturn|reversal|chargeback|cash ?back|erstattung|rembourse|reembolso|rimborso|\binterest\b|dividend"
     # A check someone else wrote, deposited (`MOBILE DEPOSIT`, `REMOTE ONLINE DEPOSIT #1`): not a leg.
-    r"|(?:mobile|remote(?: online)?|check|cheque|atm|e-?)[\s-]?deposit|deposit(?:ed)? (?:check|cheque|item)",
+    r"|\b(?:mobile|remote(?: online)?|check|cheque|atm)[\s-]?deposit|\be-?deposit|deposit(?:ed)? (?:check|cheque|item)",
     re.IGNORECASE,
 )
 PEER_PAYMENT = re.compile(r"zelle|venmo|cash ?app|paypal|wise\b|revolut", re.IGNORECASE)
@@ -50,10 +50,11 @@ TRANSFER_WORDS = re.compile(
     r"transfer|xfer|trnsfr|\btfr\b|payment.{0,12}thank|autopay|auto pay|(?:online|mobile) (?:pmt|pymt)|\bpymt\b|card ?payment|"
     r"crd (?:autopay|pmt)|epay|(?:to|from) (?:[\w-]+ ){0,3}(?:savings|checking|chequing|shares?)\b|pocket|vault|"
     r"umbuchung|übertrag|uebertrag|virement|overboeking|payment received|bill ?pay|payment to .{0,20}card|credit ?card|"
-    r"e-pay|card (?:online |mobile |internet |web )?(?:payment|pmt|pymt)|"
+    r"e-pay|card (?:online |mobile |internet |web )?(?:payment|pmt|pymt)|cardpmt|directpay|"
     # A card issuer paid from checking: `DISCOVER E-PAYMENT 8247`, `APPLECARD GSBANK PAYMENT`.
-    r"\b(?:discover|citi|citicard|amex|american express|capital one|barclaycard|synchrony|syncb|apple ?card|gsbank|"
-    r"comenity|credit one|bank of america|bk of amer|wells fargo card|chase)\b.{0,25}\b(?:payment|pmt|pymt|autopay)",
+    r"\b(?:discover|citi(?! trends)|citicard|amex|american express|capital one|barclaycard|synchrony|syncb|apple ?card|"
+    r"gsbank|goldman sachs|comenity|credit one|bank of america|bk of amer|wells fargo card|chase|target (?:card|credit|red)|"
+    r"kohl'?s|elan|paypal credit|td (?:bank )?card)\b.{0,25}\b(?:payment|pmt|pymt|autopay)",
     re.IGNORECASE,
 )
 
@@ -223,10 +224,12 @@ def _new_positions(ledger: Ledger, account_id: int, rows: NewRows) -> list[int]:
 
 def _same_row(seen: tuple[str, str], posted: str, description: str) -> bool:
     """Whether a row holding the new row's bank id and amount is the new row: the bank may re-date a
-    row between downloads or reword it, not both (a bank that numbers its ids by position in each
-    download gives a purchase two days later the same id)."""
+    row between downloads, and reword it only by adding to it (an authorisation's `AMAZON MKTPL`
+    settles as `AMAZON MKTPL*AB12C3DE4`); a bank that numbers its ids by position in each download
+    gives another shop's purchase two days later the same id."""
     day, text = seen
-    return abs(_days(day, posted)) <= BANK_ID_MATCH_DAYS and (day == posted or text == description.casefold())
+    new = description.casefold()
+    return abs(_days(day, posted)) <= BANK_ID_MATCH_DAYS and (day == posted or text.startswith(new) or new.startswith(text))
 
 
 def _remove_superseded(ledger: Ledger, superseded: Sequence[tuple[int, str]]) -> list[dict]:
@@ -422,39 +425,34 @@ def link_transfers(ledger: Ledger, batch_id: int, rows: NewRows) -> int:
         return 0
     low = _shift(min(rows.posted), -TRANSFER_MATCH_DAYS)
     high = _shift(max(rows.posted), TRANSFER_MATCH_DAYS)
-    # The file's own word (QIF `L[Savings]`): the row is a move, and to the account it names.
-    hinted = {(rows.account_id[i], rows.fingerprint[i]): name.casefold() for i, name in rows.transfer_hint.items()}
+    transfer_category = ledger.scalar("SELECT id FROM categories WHERE name = 'Transfer'")
+    said = partial(_said, {(rows.account_id[i], rows.fingerprint[i]): name.casefold() for i, name in rows.transfer_hint.items()},
+                   transfer_category)
     names = {row["id"]: row["name"].casefold() for row in ledger.query("SELECT id, name FROM accounts")}
     candidates = [
         row
         for row in ledger.query(
-            "SELECT id, account_id, posted, amount, currency, description, fingerprint, batch_id FROM transactions"
+            f"SELECT {_LEG_COLUMNS} FROM transactions"
             " WHERE posted BETWEEN ? AND ? AND pending = 0 AND transfer_id IS NULL AND amount != 0 ORDER BY posted, id",
             (low, high),
         )
-        if _reads_like_transfer(row["description"]) or (row["account_id"], row["fingerprint"]) in hinted
+        if _reads_like_transfer(row["description"]) or said(row) is not None
     ]
     linked = 0
-    transfer_category = ledger.scalar("SELECT id FROM categories WHERE name = 'Transfer'")
     taken: set[int] = set()
     for row in candidates:
         if row["id"] in taken:
             continue
-        target = hinted.get((row["account_id"], row["fingerprint"]))
+        target = said(row)
         matches = [
             dict(m)
             for m in conn.execute(
-                "SELECT id, account_id, posted, batch_id, description, fingerprint FROM transactions"
-                " WHERE account_id != ? AND currency = ? AND amount = ?"
+                f"SELECT {_LEG_COLUMNS} FROM transactions WHERE account_id != ? AND currency = ? AND amount = ?"
                 " AND posted BETWEEN date(?, ?) AND date(?, ?) AND pending = 0 AND transfer_id IS NULL ORDER BY id",
                 (row["account_id"], row["currency"], -row["amount"], row["posted"], f"-{TRANSFER_MATCH_DAYS} days",
                  row["posted"], f"+{TRANSFER_MATCH_DAYS} days"),
             )
-            if m["id"] not in taken and (
-                names[m["account_id"]] == target or (m["account_id"], m["fingerprint"]) in hinted
-                or (not NOT_TRANSFER.search(m["description"]) and (TRANSFER_WORDS.search(m["description"]) or (
-                    not PEER_PAYMENT.search(row["description"]) and PLAIN_LEG.fullmatch(m["description"]))))
-            )
+            if m["id"] not in taken and _could_be_legs(row, m, target, said(m), names)
         ]
         other = _likeliest_leg(row, matches, target, names)
         if other is None or batch_id not in (row["batch_id"], other["batch_id"]):
@@ -469,6 +467,39 @@ def link_transfers(ledger: Ledger, batch_id: int, rows: NewRows) -> int:
         )
         linked += 1
     return linked
+
+
+_LEG_COLUMNS = "id, account_id, posted, amount, currency, description, fingerprint, batch_id, category_id, category_source"
+
+
+def _said(hinted: dict[tuple[int, int], str], transfer_category: int | None, row: dict) -> str | None:
+    """What the file said of a row: the own account it moves money to (QIF `L[Savings]`, in this
+    batch), '' for a move to an account no longer known (a row an earlier file filed under
+    Transfer), None for nothing."""
+    target = hinted.get((row["account_id"], row["fingerprint"]))
+    if target is None and row["category_id"] == transfer_category and row["category_source"] in ("bank", "user"):
+        return ""
+    return target
+
+
+def _could_be_legs(row: dict, other: dict, target: str | None, other_target: str | None, names: dict[int, str]) -> bool:
+    """Whether `other` may be the other leg of `row`, by what they say: it is never a refund, an
+    interest credit or a deposited check; it is in the account the file named, or the file marked it
+    too, or it reads like a transfer or says no more than DEPOSIT. A payment app's transfer
+    (`ZELLE TRANSFER TO JOHN`) pays someone else unless the other leg is one too, or a plain
+    transfer: never a card's `PAYMENT THANK YOU`."""
+    text = other["description"]
+    if NOT_TRANSFER.search(text):
+        return False
+    for leg, account in ((other, target), (row, other_target)):  # a leg the file sends to an account we have is in it
+        if account in names.values() and names[leg["account_id"]] != account:
+            return False
+    if names[other["account_id"]] == target or other_target is not None:
+        return True
+    peers = [bool(PEER_PAYMENT.search(t)) for t in (row["description"], text)]
+    if any(peers) and not all(peers):
+        return bool(re.search(r"transfer|xfer", text if peers[0] else row["description"], re.IGNORECASE))
+    return bool(TRANSFER_WORDS.search(text) or (not any(peers) and PLAIN_LEG.fullmatch(text)))
 
 
 def _reads_like_transfer(text: str) -> bool:
