@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import itertools
+from collections import defaultdict
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -90,3 +91,27 @@ class Books:
         """Everything a tool could change, for "nothing changed" assertions."""
         tables = ("transactions", "rules", "memory", "categories", "accounts", "splits")
         return [tuple(r) for t in tables for r in self.ledger.conn.execute(f"SELECT * FROM {t} ORDER BY id")]
+
+
+def stored_flows(ledger: Ledger) -> list[tuple]:
+    """The maintained monthly aggregate (db/003, db/009), in key order."""
+    return [tuple(r) for r in ledger.conn.execute("SELECT * FROM monthly_flows ORDER BY 1, 2, 3, 4, 5, 6")]
+
+
+def flows_from_scratch(ledger: Ledger) -> list[tuple]:
+    """The aggregate worked out here in Python, independently of the SQL that maintains it: each
+    posted transaction's split parts, plus the rest of its amount under its own category (left out
+    when it has parts and they leave nothing), grouped like `monthly_flows`."""
+    parts: dict[int, list[tuple[int | None, int]]] = defaultdict(list)
+    for tid, amount, category in ledger.conn.execute("SELECT transaction_id, amount, category_id FROM splits"):
+        parts[tid].append((category, amount))
+    groups: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
+    for row in ledger.query("SELECT * FROM transactions WHERE pending = 0"):
+        own = parts.get(row["id"], [])
+        rest = row["amount"] - sum(amount for _, amount in own)
+        for category, amount in own + ([(row["category_id"], rest)] if rest or not own else []):
+            key = (row["posted"][:7], row["account_id"], category or 0, row["currency"],
+                   int(row["transfer_id"] is not None), int(amount > 0))
+            groups[key][0] += amount
+            groups[key][1] += 1
+    return sorted(key + tuple(totals) for key, totals in groups.items())

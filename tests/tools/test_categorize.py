@@ -86,6 +86,32 @@ def test_dry_run_writes_nothing_and_hand_set_and_transfers_are_kept(books):
     assert books.row(out)["category"] == books.row(into)["category"] == "Transfer"
 
 
+def test_split_rows_keep_their_own_category(books):
+    """A split transaction's parts carry its categories: neither an import nor a later run puts one
+    category on the whole row."""
+    from wilson.ledger.imports import NewRows
+    from wilson.tools.categorize import AutoCategorizer
+
+    n = 3
+    rows = NewRows(
+        account_id=[books.accounts["Checking"]["id"]] * n, posted=["2025-06-01"] * n, amount=[-10000, -4000, -500],
+        currency=["USD"] * n, description=["AMAZON MKTPLACE", "STARBUCKS", "STARBUCKS"], fingerprint=[1, 2, 3],
+        payee=[None] * n, category_id=[None, books.ledger.category("Groceries")["id"], None],
+        category_source=[None, "bank", None], notes=[None] * n, pending=[False] * n, bank_id=[None] * n,
+        original_amount=[None] * n, original_currency=[None] * n,
+        splits={0: [(-3000, 1, None), (-7000, 2, None)], 1: [(-4000, 3, None)]},
+    )
+    AutoCategorizer(books.ledger)(rows)
+    coffee = books.ledger.category("Coffee")["id"]
+    assert rows.category_id == [None, books.ledger.category("Groceries")["id"], coffee]
+    assert rows.category_source == [None, "bank", "merchant"]
+    split = books.add("Checking", "2025-06-02", "-100.00", "AMAZON MKTPLACE")
+    books.split(split, "-100.00", "Groceries")
+    plain = books.add("Checking", "2025-06-03", "-5.00", "STARBUCKS")
+    result = books.run("categorize_transactions", use_model=False)
+    assert result["examined"] == 1 and books.row(split)["category"] is None and books.row(plain)["category"] == "Coffee"
+
+
 def test_limit_caps_the_sample_not_the_counts(books):
     for day in range(1, 21):
         books.add("Checking", f"2025-06-{day:02d}", "-3.00", f"STARBUCKS #{day}")

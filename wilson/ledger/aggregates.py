@@ -1,7 +1,10 @@
 """The monthly aggregate (`monthly_flows`, db/003) for writes that bypass its per-row trigger.
 
 Import batches and bulk loads skip the insert trigger (an upsert per row made a 100k-row import
-several times slower) and add their rows here instead, grouped first.
+several times slower) and add their rows here instead, grouped first. The aggregate sums postings
+(db/009): a split transaction's parts and its rest. A batch's splits are inserted before its rows
+are counted here; their triggers have already added the difference the parts make, so the rows
+are counted whole, as if they had none.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ _GROUPED_ROWS = """
 INSERT INTO monthly_flows
 SELECT substr(posted, 1, 7), account_id, IFNULL(category_id, 0), currency, transfer_id IS NOT NULL, amount > 0,
        SUM(amount), COUNT(*)
-FROM transactions WHERE pending = 0
+FROM transaction_postings WHERE pending = 0
 GROUP BY 1, 2, 3, 4, 5, 6
 """
 
@@ -23,6 +26,10 @@ _ADD_GROUP = """
 INSERT INTO monthly_flows VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT DO UPDATE SET amount = amount + excluded.amount, count = count + excluded.count
 """
+
+# Groups back at zero: the split triggers took a batch row's whole posting out before it was
+# counted, and counting it made up the difference. The partial index (db/009) holds only these.
+_DROP_EMPTIED = "DELETE FROM monthly_flows WHERE count <= 0 AND count = 0 AND amount = 0"
 
 
 def add_rows(
@@ -57,9 +64,10 @@ def add_rows(
         (month, account, category or 0, money, link, inflow, sum(values), len(values))
         for (month, account, category, money, link, inflow), values in groups.items()
     ])
+    conn.execute(_DROP_EMPTIED)
 
 
 def rebuild_monthly_flows(conn: sqlite3.Connection) -> None:
-    """Recompute the aggregate from the rows (bench/ledger_gen.py loads with the triggers dropped)."""
+    """Recompute the aggregate from the postings (bench/ledger_gen.py loads with the triggers dropped)."""
     conn.execute("DELETE FROM monthly_flows")
     conn.execute(_GROUPED_ROWS)

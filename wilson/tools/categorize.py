@@ -32,6 +32,7 @@ def candidates(ctx: ToolContext, span: Period, account_id: int | None, uncategor
         SELECT t.id, t.posted, t.description, t.payee, t.amount, t.currency, t.category_id
         FROM transactions t
         WHERE t.posted BETWEEN ? AND ? AND (? IS NULL OR t.account_id = ?) AND t.transfer_id IS NULL
+          AND NOT EXISTS (SELECT 1 FROM splits s WHERE s.transaction_id = t.id)  -- its parts carry the categories
           AND (t.category_id IS NULL
                OR (? = 0 AND COALESCE(t.category_source, '') NOT IN ('user', 'transfer')))
         ORDER BY t.posted, t.id
@@ -73,8 +74,10 @@ class AutoCategorizer:
         else:
             found = self._by_payee_first(rows, amounts)
         ids, sources = list(map(itemgetter(0), found)), list(map(itemgetter(1), found))
-        if rows.category_id.count(None) < len(rows):  # the file's own categories stay
+        if rows.category_id.count(None) < len(rows) or rows.splits:  # the file's own categories stay
             kept = [own is not None for own in rows.category_id]
+            for position in rows.splits:  # its parts carry the categories; one on the whole would contradict them
+                kept[position] = True
             ids = [own if keep else hit for keep, own, hit in zip(kept, rows.category_id, ids)]
             sources = [own if keep else hit for keep, own, hit in zip(kept, rows.category_source, sources)]
         rows.category_id, rows.category_source = ids, sources
