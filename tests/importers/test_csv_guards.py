@@ -120,3 +120,12 @@ def test_apostrophe_thousands_are_swiss_francs_when_the_file_names_no_currency(t
     result = parse(tmp_path, "Datum;Buchungstext;Belastung;Gutschrift;Saldo\n31.01.2024;Migros Zürich;1'234.50;;10'000.00\n")
     assert (result.accounts[0].currency, result.accounts[0].currency_stated) == ("CHF", False)
     assert [t.amount for t in result.transactions] == [-123450]
+
+
+def test_balance_footers_as_german_banks_word_them_and_a_dated_net_change_are_skipped(tmp_path: Path) -> None:
+    rows = "Buchungstag;Verwendungszweck;Betrag\n31.01.2024;REWE;-45,67\n30.01.2024;Gehalt;3.100,00\n"
+    for footer in ("Kontostand:;;2.033,83", "Aktueller Kontostand;;2.033,83", "Kontostand in EUR;;2.033,83"):
+        result = parse(tmp_path, rows + footer + "\n")
+        assert ([t.amount for t in result.transactions], result.errors) == ([-4567, 310000], []), footer
+    net = parse(tmp_path, "Date,Description,Amount\n03/01/2024,COFFEE,-4.50\n03/02/2024,PAYROLL,2000.00\n03/02/2024,Net Change,1995.50\n")
+    assert [t.description for t in net.transactions] == ["COFFEE", "PAYROLL"]

@@ -54,15 +54,17 @@ def test_quickens_income_categories_are_income(tmp_path: Path) -> None:
 
 
 def test_the_files_category_list_decides_the_kind(tmp_path: Path) -> None:
-    categories = "!Type:Cat\nNSide Gig\nI\n^\nNSide Gig:Costs\nE\n^\nNReimbursed\nE\n^\nNUnflagged\nDno flag\n^\n"
+    categories = "!Type:Cat\nNSide Gig\nI\n^\nNSide Gig:Costs\nE\n^\nNReimbursed\nE\n^\nNOther Inc\nDno flag\n^\n"
     path = qif(tmp_path, "listed.qif", ("3/1/2025", "-10.00", "Side Gig"), ("3/2/2025", "-4.00", "Side Gig:Costs"),
-               ("3/3/2025", "30.00", "Reimbursed"), ("3/4/2025", "8.00", "Unflagged"), categories=categories)
+               ("3/3/2025", "30.00", "Reimbursed"), ("3/4/2025", "8.00", "Other Inc"), ("3/5/2025", "9.00", "Jardin"),
+               categories=categories)
     with Ledger() as ledger:
         import_file(ledger, path)
         assert category(ledger, "Side Gig") == ("income", None)  # flagged `I`, although money went out
         assert category(ledger, "Costs") == ("expense", "Side Gig")
         assert category(ledger, "Reimbursed") == ("expense", None)  # flagged `E`, although money came in
-        assert category(ledger, "Unflagged") == ("income", None)  # no flag: what the rows show
+        assert category(ledger, "Other Inc") == ("income", None)  # no flag: its name, and only money in
+        assert category(ledger, "Jardin") == ("expense", None)  # a refund: money in, but no income by name
 
 
 def test_a_category_the_ledger_had_keeps_its_kind_and_an_income_path_its_own(tmp_path: Path) -> None:

@@ -103,6 +103,7 @@ CASES = [
     ("RED ROBIN TULSA OK", "Red Robin"),
     ("Transfer in", "Transfer in"),
     ("Payment to Chase card ending in 9999 03/15", "Payment to Chase card"),
+    ("INTEREST PAYMENT FOR PERIOD ENDING 01/31", "Interest Payment for Period Ending"),  # a date, not a card's digits
     ("TST* THE PURC", "The Purc"),
     ("NETFLİX.COM İSTANBUL", "Netflix İstanbul"),  # Turkish dotted capitals: no dot left over
 ]

@@ -67,7 +67,7 @@ _TOTALS = re.compile(
     r"(grand\s+|sub-?|transaction\s+)?totals?\b|total\s+(debits|credits)|net\s+(change|movement)\b|summe\b|gesamt|totaal|totale\b|sous-total",
     re.I,
 )
-_TOTAL_TEXT = re.compile(r"((daily|day|grand|sub-?|monthly)\s*)?totals?(\s+for\b.*)?:?", re.I)
+_TOTAL_TEXT = re.compile(r"((daily|day|grand|sub-?|monthly)\s*)?totals?(\s+for\b.*)?:?|net\s+(change|movement):?", re.I)
 _PENDING = re.compile(
     r"pending|pendient|pendent|vorgemerkt|authori[sz]|in bearbeitung|en attente|nicht gebucht|ausstehend|^offen$|^neu$|^reserve|^varaus"
     r"|^venter\b|^v(?:ä|a)ntande", re.I  # Danske: `Venter`, waiting
@@ -79,7 +79,7 @@ _REVERTED = re.compile(
 _SUMMARY = re.compile(
     r"(opening|closing|beginning|ending|starting|previous|new) balance\b|turnover$|anfangssaldo|endsaldo|tagessaldo|"
     r"schlusssaldo|saldo (alt|neu|anfang|ende)|solde (initial|final|precedent|au)|kontostand (alt|neu|vom|am)|"
-    r"(alter|neuer) kontostand|kontostand\s*$|#?saldo (koncowe|końcowe|poczatkowe|początkowe)|saldo (anterior|inicial|final|total|do dia|del dia|contabil[ií]stico|dispon[ií]vel)",
+    r"(alter|neuer|aktueller) kontostand|kontostand\b(?:\s*(?:in\s+)?[a-z]{3})?\s*:?\s*$|#?saldo (koncowe|końcowe|poczatkowe|początkowe)|saldo (anterior|inicial|final|total|do dia|del dia|contabil[ií]stico|dispon[ií]vel)",
     re.I,
 )
 # Either, in one C-level pass over a column of 100k distinct descriptions.

@@ -3,6 +3,7 @@ category path of Wilson's own CSV."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping
 
 from wilson.importers.model import ParsedRows
@@ -56,8 +57,10 @@ def _usage(rows: ParsedRows) -> dict[CategoryPath, set[bool]]:
 class _Kinds:
     """The kind a new category gets: what the file's category list says (Quicken flags income
     `I`); else its parent's (a refund under Food is still Food's); else, at the top, income when
-    the file only ever puts money in under it (`Interest Inc`, `Gift Received`), so that income is
-    not booked as negative spending."""
+    its name says so and the file only ever puts money in under it (`Interest Inc`, `Gift
+    Received`), so that income is not booked as negative spending. A name alone is not enough
+    (`Interest Exp`), nor are inflows alone: a file holding only a refund under `Garden` would make
+    every later garden purchase negative income."""
 
     def __init__(self, listed: Mapping[str, str], flows: dict[CategoryPath, set[bool]]):
         self.listed = {_path(_parts(name)): kind for name, kind in listed.items()}
@@ -68,7 +71,17 @@ class _Kinds:
             return self.listed[path]
         if parent is not None:
             return parent["kind"]
-        return "income" if self.flows.get(path) == {True} else "expense"
+        return "income" if self.flows.get(path) == {True} and _INCOME_WORDS.search(path[-1]) else "expense"
+
+
+# Income as Quicken, banks and people name it, in the languages Wilson reads.
+_INCOME_WORDS = re.compile(
+    r"\b(?:inc|income|salary|salaries|wages?|pay|payroll|paycheck|bonus|interest|dividends?|div|gifts? received|tax refund|"
+    r"pension|revenue|commission|tips|gehalt|lohn|zinsen|einnahmen|einkommen|dividenden?|rente|salaire|revenus?|"
+    r"int[ée]r[êe]ts|sueldo|n[óo]mina|ingresos?|intereses|stipendio|reddito|interessi|sal[áa]rio|rendimentos?|juros|"
+    r"salaris|inkomsten|l[øö]n|r[äa]nta|renter)\b",
+    re.IGNORECASE,
+)
 
 
 class _CategoryResolver:

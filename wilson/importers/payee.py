@@ -75,7 +75,7 @@ _STORE = re.compile(r"(?<=\S)\s+(?:#\s*\d+|(?:STORE|STR|NO\.?|NUM|UNIT)\s*#?\s*\
 _CARD_AND_REF = re.compile(
     r"\b(?:REF|REFERENCE|TRACE|CONF|AUTH|ID|TXN)\s*(?:NO\.?|NR\.?)?\s*[:#.]?\s*[A-Z0-9\-/]*\d[A-Z0-9\-/]*"
     r"|\b(?:X{2,}|\*{2,})\d{2,}\b|\*{2,}\d+"  # card numbers: XXXX1234, ****1234
-    r"|\bCARD\s+\d{4}\b|\bENDING\s+(?:IN\s+)?\d+",  # `card ending in 1234`: kept, `in` would pass for Indiana
+    r"|\bCARD\s+\d{4}\b|\bENDING\s+(?:IN\s+)?\d{4}\b(?![/.-]\d)",  # `card ending in 1234`: kept, `in` would pass for Indiana
     re.I,
 )
 _NOISE = re.compile(
