@@ -103,6 +103,16 @@ def test_a_footnote_after_the_last_row_is_not_part_of_its_description(tmp_path: 
     ))
     assert [t.description for t in result.transactions] == ["COFFEE", "PAYROLL"]
     assert result.errors == [] and len(result.warnings) == 2 and "a note after the last row" in result.warnings[0]
+    wrapped = parse(tmp_path, (  # a row's text run on to the next line, also in the last row: not a footnote
+        "Transaction date,Value date,Description,Withdrawals (SGD),Deposits (SGD)\n"
+        "02/01/2024,02/01/2024,FAST PAYMENT,50.00,\n,,to TAN AH KOW OTHR - Lunch,,\n"
+    ))
+    assert [t.description for t in wrapped.transactions] == ["FAST PAYMENT to TAN AH KOW OTHR - Lunch"]
+    after_a_wrap = parse(tmp_path, (
+        "Date,Description,Amount\n01/03/2024,AMAZON MKTPLACE PMTS,-20.00\n,AMZN.COM/BILL WA,\n01/05/2024,SHELL OIL 5744,-40.00\n"
+        ",Pending transactions are not included in this download,\n"
+    ))
+    assert [t.description for t in after_a_wrap.transactions] == ["AMAZON MKTPLACE PMTS AMZN.COM/BILL WA", "SHELL OIL 5744"]
 
 
 def test_footers_with_their_figure_in_a_money_column_are_skipped(tmp_path: Path) -> None:

@@ -913,9 +913,9 @@ class _Conversion:
                 result.warnings.append(f"line {line}: skipped {description[:60]!r} (a balance line)")
             elif not any(self.columns[c][i].strip() for c in self.money_cols):
                 above = next((j for j in range(i - 1, -1, -1) if j not in dropped), None)
-                if description and above is not None and (i < self._last_dated or self._wraps or self._filled(i) > 1):
+                if description and above is not None and (i < self._last_dated or not _prose(description)):
                     parsed["description"][above] = squeeze(f"{parsed['description'][above]} {description}")  # OCBC wraps
-                elif description and above is not None:  # a lone text after the last row: the bank's footnote
+                elif description and above is not None:  # a sentence after the last row: the bank's footnote
                     result.warnings.append(f"line {line}: skipped {description[:60]!r} (a note after the last row)")
                 elif description:
                     result.errors.append(RowError(line, "no date", _name(names, date_cols[0][0] if date_cols else None)))
@@ -946,21 +946,8 @@ class _Conversion:
         return next((i for i in range(self.count - 1, -1, -1) if any(column[i].strip() for column in dates)), -1)
 
     def _filled(self, i: int) -> int:
-        """How many cells of row i hold something (a ZKB collective order's parts under it fill a
-        currency and an amount beside their text; a footnote is its text alone)."""
+        """How many cells of row i hold something."""
         return sum(bool(column[i].strip()) for column in self.columns)
-
-    @cached_property
-    def _wraps(self) -> bool:
-        """Whether rows go on over a second line between dated rows (OCBC): then a text line after
-        the last row is that row's too, not a footnote (`Pending transactions are not included`)."""
-        bare = set(self.layout.dates) | set(self.money_cols)
-        bare_columns = [self.columns[index] for index in bare]
-        texts = [column for index, column in enumerate(self.columns) if index not in bare]
-        return any(
-            not any(column[i].strip() for column in bare_columns) and any(column[i].strip() for column in texts)
-            for i in range(self._last_dated)
-        )
 
     def _under_pending_heading(self, index: int, distinct: Iterable[str]) -> set[int]:
         """Rows under a `Pending Transactions` heading line, up to the next heading (Schwab). A
@@ -1188,6 +1175,22 @@ _ACCOUNT_LABEL = re.compile(
 _ACCOUNT_NUMBER = re.compile(  # an IBAN, a run of digits, or a card's first and last four digits (`4930 **** **** 1234`)
     r"\b[A-Z]{2}\d\d(?: ?[A-Z\d]{4}){2,7}(?: ?[A-Z\d]{1,4})?\b|\b\d[\d .-]{4,}\d\b|\b\d{4}[ *]*\*{4}[ *]*\d{4}\b"
 )
+
+
+def _prose(text: str) -> bool:
+    """Whether a line reads as a sentence (`* Pending transactions are not included in this
+    download`, `Questions? Call 1-800-555-0100`), as a bank's footnote does, rather than as the
+    rest of a description (`to TAN AH KOW OTHR - Lunch`, a collective order's `Swisscom AG`)."""
+    words = _LETTER_WORDS.findall(text)
+    lower = sum(word.islower() for word in words)
+    return (
+        text[:1] in "*(†" or "?" in text or text.rstrip().endswith(".") or bool(_FOOTNOTE_WORDS.search(text))
+        or (len(words) >= 4 and lower * 5 >= len(words) * 3)
+    )
+
+
+_LETTER_WORDS = re.compile(r"[^\W\d_]+")
+_FOOTNOTE_WORDS = re.compile(r"\b(?:statement|period|page \d|generated|printed|disclaimer|downloaded?|please)\b", re.I)
 
 
 def _trimmed(cells: list[str]) -> list[str]:
