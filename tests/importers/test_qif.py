@@ -302,6 +302,8 @@ def test_sections_of_different_kinds_without_account_blocks_are_separate_account
     assert [(a.name, a.type) for a in card_only.accounts] == [("Quicken Credit Card", "credit_card")]
     # A file already named for its kind, or an opening balance naming the account, is not relabelled.
     assert QIF.parse("!Type:Cash\nD04/02/2025\nT-2.00\n^\n", "cash.qif").accounts[0].name == "cash"
+    both = QIF.parse("!Type:Bank\nD04/02/2025\nT-2.00\n^\n!Type:Cash\nD04/02/2025\nT-1.00\n^\n", "cashbook.qif")
+    assert [a.name for a in both.accounts] == [None, "cashbook Cash"]  # the bank's is the file's name
     opening = QIF.parse("!Type:CCard\nD04/01/2025\nT0.00\nPOpening Balance\nL[My Visa]\n^\n", "q.qif")
     assert opening.accounts[0].name == "My Visa"
 

@@ -182,11 +182,13 @@ class _QifParser:
     def name_unnamed_sections(self) -> None:
         """A card or cash section no `!Account` block (or opening balance) names is its own account,
         named after the file and its kind, so next month's export of the file lands in it again."""
+        name = name_from_file(self.source)
+        bank = self.accounts.get(_unnamed_key("bank"))
         for section, label in _SECTION_LABELS.items():
             parsed = self.accounts.get(_unnamed_key(section))
             if parsed is not None and parsed.name is None:
-                name = name_from_file(self.source)
-                parsed.name = name if label.casefold() in name.casefold() else f"{name} {label}"
+                # `cash.qif` is named for its kind already, unless its bank section takes the name
+                parsed.name = name if label.casefold() in name.casefold() and bank is None else f"{name} {label}"
 
     def header(self, line: str, number: int) -> str | None:
         """The new section's kind: `account`, `cat`, a transaction kind, or None to skip its records."""
