@@ -14,7 +14,7 @@ import importlib
 from pathlib import Path
 from typing import Protocol
 
-from wilson.importers.model import ImportRefused, ParseResult
+from wilson.importers.model import LEDGER_EXPORTS, ImportRefused, ParseResult
 
 _PARSER_MODULES = (
     "wilson.importers.ofx",
@@ -109,7 +109,8 @@ def parse_file(path: Path, forced_format: str | None = None, currency: str | Non
 
 def _best_reading(ranked: list[Format], text: str, source: str, currency: str | None) -> tuple[Format, ParseResult]:
     """The most confident format's reading, unless it refuses the file or fails on most rows and a
-    less confident one reads every row (`Valuta` is a value date in German, a currency in Swedish)."""
+    less confident one reads every row (`Valuta` is a value date in German, a currency in Swedish).
+    A ledger's own export stands: its rows fail only where the user edited them."""
     first: tuple[Format, ParseResult] | None = None
     refusal: ImportRefused | None = None
     for rank, fmt in enumerate(ranked):
@@ -118,7 +119,9 @@ def _best_reading(ranked: list[Format], text: str, source: str, currency: str | 
         except ImportRefused as exc:
             refusal = refusal or exc
             continue
-        if (result.transactions and not result.errors) or (rank == 0 and len(result.errors) <= len(result.transactions)):
+        if (result.transactions and not result.errors) or (
+            rank == 0 and (len(result.errors) <= len(result.transactions) or result.format in LEDGER_EXPORTS)
+        ):
             return fmt, result
         first = first or (fmt, result)
     if first is not None:

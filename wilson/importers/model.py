@@ -10,6 +10,10 @@ from pathlib import Path
 from typing import Any, overload
 
 ACCOUNT_TYPES = ("checking", "savings", "credit_card", "cash", "loan", "investment")
+# A ledger's own export (Wilson's CSV): its categories are the user's, settled (no rule should redo
+# them); it leaves pending rows out by design, so it says nothing about which still pend; and its
+# rows' errors are the user's edits, never a sign that the file is another bank's.
+LEDGER_EXPORTS = ("wilson",)
 
 
 @dataclass(slots=True)

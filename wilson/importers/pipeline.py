@@ -22,7 +22,9 @@ from typing import Callable, Iterable, Iterator
 
 from wilson.importers.file_categories import file_categories
 from wilson.importers.formats import parse_file
-from wilson.importers.model import ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError, name_from_file, per_distinct
+from wilson.importers.model import (
+    LEDGER_EXPORTS, ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError, name_from_file, per_distinct,
+)
 from wilson.ledger import Ledger
 from wilson.ledger.imports import AccountChanges, BatchRecord, ImportOutcome, NewRows, note_account_changes, record_import
 from wilson.money import format_minor
@@ -344,7 +346,7 @@ def _ledger_rows(ledger: Ledger, result: ParseResult, rows: ParsedRows, accounts
         notes=rows.column("notes"), pending=pending, bank_id=rows.column("bank_id"),
         original_amount=rows.column("original_amount"), original_currency=rows.column("original_currency"),
     )
-    restored = result.format in _LEDGER_EXPORTS
+    restored = result.format in LEDGER_EXPORTS
     new.lists_pending = not restored
     if rows.has("category") or rows.has("splits"):
         changes.categories += file_categories(
@@ -367,11 +369,6 @@ def _foreign_accounts(result: ParseResult, accounts: dict[str, dict]) -> list[st
         for key, currency in _stated_currencies(result).items()
         if key in accounts and currency != accounts[key]["currency"].upper()
     ]
-
-
-# A ledger's own export (Wilson's CSV): its categories are the user's, settled (no rule should
-# redo them), and it leaves pending rows out by design, so it says nothing about which still pend.
-_LEDGER_EXPORTS = ("wilson",)
 
 
 _HASH = partial(hashlib.blake2b, digest_size=8)
