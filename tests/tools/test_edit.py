@@ -24,6 +24,16 @@ def test_update_fields_and_learn_from_a_category_correction(books):
     assert (books.row(later)["category"], books.row(later)["category_source"]) == ("Groceries", "learned")
 
 
+def test_a_category_set_on_a_split_transaction_says_its_parts_keep_theirs(books):
+    costco = books.add("Checking", "2025-06-01", "-100.00", "COSTCO", payee="Costco")
+    books.split(costco, "-60.00", "Groceries")
+    books.split(costco, "-40.00", "Household")
+    result = books.run("update_transaction", ids=[costco], category="Shopping")
+    assert f"transaction {costco} is split (Groceries, Household): its parts keep their categories" in result["note"]
+    plain = books.add("Checking", "2025-06-02", "-5.00", "KIOSK")
+    assert "split" not in books.run("update_transaction", ids=[plain], notes="gum").get("note", "")
+
+
 def test_a_contradicting_correction_replaces_the_lesson(books):
     row = books.add("Checking", "2025-06-01", "-12.00", "JOE'S", payee="Joe's")
     books.run("update_transaction", ids=[row], category="Dining")

@@ -94,10 +94,33 @@ def update_transaction(
         "transactions": [_brief(row) for row in _rows(ctx, row_ids[:DEFAULT_LIMIT])],
         "truncated": len(row_ids) > DEFAULT_LIMIT,
     }
+    notes = [item["message"] for item in learned]
     if learned:
         result["learned"] = learned
-        result["note"] = "; ".join(item["message"] for item in learned)
+    if category is not None:
+        notes += _split_notes(ctx, row_ids)
+    if notes:
+        result["note"] = "; ".join(notes)
     return result
+
+
+def _split_notes(ctx: ToolContext, ids: list[int]) -> list[str]:
+    """A split transaction's parts keep their own categories (reports count the parts): a category
+    set on the whole covers only what the parts leave, which the user must be told."""
+    parts: dict[int, list[str]] = {}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        for transaction_id, name in ctx.ledger.conn.execute(
+            "SELECT s.transaction_id, IFNULL(c.name, 'uncategorised') FROM splits s LEFT JOIN categories c ON c.id = s.category_id"
+            f" WHERE s.transaction_id IN ({','.join('?' * len(chunk))}) ORDER BY s.id",
+            chunk,
+        ):
+            parts.setdefault(transaction_id, []).append(name)
+    return [
+        f"transaction {transaction_id} is split ({', '.join(dict.fromkeys(names))}): its parts keep their categories,"
+        " and reports count them; the new category covers only what they leave of the amount"
+        for transaction_id, names in parts.items()
+    ]
 
 
 def _learn(ctx: ToolContext, row: dict, payee: str, category: dict) -> dict | None:
