@@ -104,6 +104,8 @@ CASES = [
     ("Transfer in", "Transfer in"),
     ("Payment to Chase card ending in 9999 03/15", "Payment to Chase card"),
     ("INTEREST PAYMENT FOR PERIOD ENDING 01/31", "Interest Payment for Period Ending"),  # a date, not a card's digits
+    ("NETFLIX.COM LOS GATOS CA", "Netflix"),  # a two-word city after a one-word name
+    ("SPOTIFY NEW YORK NY", "Spotify"),
     ("TST* THE PURC", "The Purc"),
     ("NETFLİX.COM İSTANBUL", "Netflix İstanbul"),  # Turkish dotted capitals: no dot left over
 ]

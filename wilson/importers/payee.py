@@ -195,15 +195,16 @@ def _drop_location(text: str) -> str:
 
 
 def _drop_state(text: str, before: str, state: str) -> str:
-    """The word(s) before a US state are the city when the name keeps 2+ words without them. Some
-    states are words too: `Transfer in` is no Indiana (a state is never in lower case), and `CO`
-    after a lone name (`PG&E CO`) or a company word (`ACME TRADING CO`) is the company."""
+    """The word(s) before a US state are the city when the name keeps 2+ words without them, or one
+    before a two-word city (`NETFLIX LOS GATOS CA`). Some states are words too: `Transfer in` is no
+    Indiana (a state is never in lower case), and `CO` after a lone name (`PG&E CO`) or a company
+    word (`ACME TRADING CO`) is the company."""
     words = before.split()
     if state.islower() or (state.upper() == "CO" and (len(words) == 1 or words[-1].upper() in _COMPANY_WORDS)):
         return text
-    city = 2 if len(words) >= 4 and words[-2].upper() in _CITY_FIRST_WORDS else 1
+    city = 2 if len(words) >= 3 and words[-2].upper() in _CITY_FIRST_WORDS else 1
     name = words[:-city]
-    return " ".join(name) if len(name) >= 2 and _can_end(name) else before
+    return " ".join(name) if len(name) >= 3 - city and _can_end(name) else before
 
 
 def _can_end(words: list[str]) -> bool:
