@@ -477,16 +477,18 @@ def _apply_balances(
                 f"{account['name']}: {len(fact.mismatches)} row(s) do not agree with the running balance"
                 f" (first at line {fact.mismatches[0]})"
             )
-        if fact.amount is not None and fact.as_of is not None and fact.currency not in (None, account["currency"].upper()):
+        if fact.amount is None or fact.as_of is None:
+            continue
+        if fact.currency not in (None, account["currency"].upper()):
             warnings.append(f"{account['name']}: the file's balance is in {fact.currency}, the account's in {account['currency']}: not recorded")
-        elif fact.amount is not None and fact.as_of is not None:
-            changes.stated.append((account["id"], [fact.amount, fact.as_of.isoformat(), fact.source]))
-            before = _balance_of(ledger, account["id"])
-            warnings += _disagreement(ledger, account, before, fact)
-            ledger.set_balance(account["id"], fact.amount, fact.as_of, fact.source)
-            after = _balance_of(ledger, account["id"])
-            if after != before:
-                changes.balances.append((account["id"], before, after))
+            continue
+        changes.stated.append((account["id"], [fact.amount, fact.as_of.isoformat(), fact.source]))
+        before = _balance_of(ledger, account["id"])
+        warnings += _disagreement(ledger, account, before, fact)
+        ledger.set_balance(account["id"], fact.amount, fact.as_of, fact.source)
+        after = _balance_of(ledger, account["id"])
+        if after != before:
+            changes.balances.append((account["id"], before, after))
     return warnings
 
 
