@@ -473,9 +473,9 @@ _LEG_COLUMNS = "id, account_id, posted, amount, currency, description, fingerpri
 
 
 def _said(hinted: dict[tuple[int, int], str], transfer_category: int | None, row: dict) -> str | None:
-    """What the file said of a row: the own account it moves money to (QIF `L[Savings]`, in this
-    batch), '' for a move to an account no longer known (a row an earlier file filed under
-    Transfer), None for nothing."""
+    """What a file said of a row: the own account it moves money to (QIF `L[Savings]`, known for
+    this batch's rows), '' for a move to an account it does not name (a row a file or the user
+    filed under Transfer), None for nothing."""
     target = hinted.get((row["account_id"], row["fingerprint"]))
     if target is None and row["category_id"] == transfer_category and row["category_source"] in ("bank", "user"):
         return ""
