@@ -695,6 +695,21 @@ def test_a_renamed_download_goes_to_the_account_already_holding_its_rows(tmp_pat
         assert other.accounts == ["savings"]
 
 
+def test_a_file_whose_rows_hardly_match_its_accounts_on_shared_dates_says_so(tmp_path: Path) -> None:
+    """Two accounts' exports with one default name (a bank's checking and savings, both `stmt.csv`):
+    nothing in them names the account, so they land together, but the user is told."""
+    (tmp_path / "savings").mkdir()
+    checking = "".join(f"2025-01-{day:02d},SHOP {day},-{day}.00\n" for day in range(2, 30, 3))
+    savings = "2025-01-05,INTEREST,1.10\n2025-01-12,TRANSFER FROM CHECKING,200.00\n2025-01-20,ATM FEE,-2.50\n2025-01-25,SHOP 26,-26.00\n"
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "stmt.csv", checking))
+        other = import_file(ledger, write(tmp_path / "savings", "stmt.csv", savings))
+        assert other.warnings == ["stmt already holds 7 row(s) on the dates this file covers, and only 0 of its 3 match them:"
+                                  " if it is another account's, undo it and name that account with --account"]
+        again = import_file(ledger, write(tmp_path, "stmt.csv", checking + "2025-01-31,SHOP 31,-31.00\n"))
+        assert again.warnings == []  # the next download of the same account
+
+
 def test_a_card_sharing_a_days_subscriptions_with_another_is_not_that_card(tmp_path: Path) -> None:
     mine = "2026-02-05,HEB GROCERY,-82.10\n2026-02-15,SHELL OIL,-41.00\n2026-03-01,NETFLIX.COM,-15.49\n2026-03-01,SPOTIFY USA,-11.99\n"
     spouse = "2026-03-01,NETFLIX.COM,-15.49\n2026-03-01,SPOTIFY USA,-11.99\n2026-03-03,TARGET T-1234,-54.20\n2026-03-07,STARBUCKS,-6.45\n"

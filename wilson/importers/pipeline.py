@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields
 from datetime import date, timedelta
 from functools import partial
 from itertools import chain, compress
-from operator import add, ne
+from operator import add, ne, not_
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
@@ -147,6 +147,7 @@ def _import_file(
             summary.warnings += _imported_elsewhere(ledger, file_hash, {a["id"] for a in accounts.values()})
             summary.warnings += _foreign_accounts(result, accounts)
             new_rows = _ledger_rows(ledger, result, rows, accounts, changes)
+            overlap = _overlap(ledger, accounts, rows, known) if not account and len(accounts) == 1 else None
             del rows, dates  # the parsed rows are not needed past here; free them before the insert
             only_account = accounts[next(iter(accounts))]["id"] if len(accounts) == 1 else None
             batch = BatchRecord(
@@ -160,6 +161,7 @@ def _import_file(
             )
             superseded = [(accounts[key]["id"], bank_id) for key, bank_id in result.superseded if key in accounts]
             outcome = record_import(ledger, batch, new_rows, _preparer(categorize), superseded)
+            summary.warnings += _strangers(overlap, outcome.duplicates)
             summary.warnings += _apply_balances(ledger, balances, accounts, changes)
             note_account_changes(ledger, outcome.batch_id, changes)
             for counted in fields(ImportOutcome):
@@ -289,6 +291,45 @@ def _account_holding(ledger: Ledger, rows: ParsedRows, currency: str | None) -> 
         if shared >= RECOGNISED_MIN and shared >= RECOGNISED_SHARE * max(len(held), sum(mine.values())):
             return ledger.account_by_id(account["id"])
     return None
+
+
+STRANGERS_SHARE = 0.2  # of the rows a file and an account share dates with, at most this many in both: two accounts
+
+
+def _overlap(ledger: Ledger, accounts: dict[str, dict], rows: ParsedRows, known: set[int]) -> tuple[str, int, int] | None:
+    """(account name, the file's posted rows, the account's) over the dates both cover, for a file
+    that went by its name into an account the ledger already had; None when they share no dates."""
+    account = next(iter(accounts.values()))
+    if account["id"] not in known:
+        return None
+    booked = Counter(compress(rows.column("posted"), map(not_, rows.column("pending"))))  # a few thousand days, counted in C
+    if not booked:
+        return None
+    covered = ledger.query_one(
+        "SELECT MIN(posted) AS first, MAX(posted) AS last FROM transactions WHERE account_id = ? AND pending = 0 AND posted BETWEEN ? AND ?",
+        (account["id"], min(booked).isoformat(), max(booked).isoformat()),
+    )
+    if covered["first"] is None:
+        return None
+    ours = sum(times for day, times in booked.items() if covered["first"] <= day.isoformat() <= covered["last"])
+    theirs = ledger.scalar(
+        "SELECT COUNT(*) FROM transactions WHERE account_id = ? AND pending = 0 AND posted BETWEEN ? AND ?",
+        (account["id"], covered["first"], covered["last"]),
+    )
+    return account["name"], ours, theirs
+
+
+def _strangers(overlap: tuple[str, int, int] | None, duplicates: int) -> list[str]:
+    """A file whose rows share dates with its account's but hardly match them is most likely another
+    account's (two cards of one bank, a checking and a savings export both named `stmt.csv`), or its
+    bank reworded the rows, which are then in the ledger twice: either way the user must know."""
+    if overlap is None:
+        return []
+    name, ours, theirs = overlap
+    if min(ours, theirs) < RECOGNISED_MIN or duplicates > STRANGERS_SHARE * min(ours, theirs):
+        return []
+    return [f"{name} already holds {theirs} row(s) on the dates this file covers, and only {duplicates} of its {ours} match them:"
+            " if it is another account's, undo it and name that account with --account"]
 
 
 _TYPE_WORDS = (
