@@ -273,14 +273,18 @@ def _account_holding(ledger: Ledger, rows: ParsedRows, currency: str | None) -> 
     booked = rows.take([i for i, pending in enumerate(rows.column("pending")) if not pending]) if rows.has("pending") else rows
     if not booked:
         return None
-    days = per_distinct(date.isoformat, booked.column("posted"))
-    ours = list(zip(days, fingerprints([0] * len(days), days, booked.column("amount"), booked.column("description"), [False] * len(days))))
-    low, high = min(days), max(days)
-    for account in ledger.query(
+    posted = booked.column("posted")
+    candidates = ledger.query(
         "SELECT a.id FROM accounts a WHERE (:currency IS NULL OR a.currency = :currency) AND EXISTS"
         " (SELECT 1 FROM transactions t WHERE t.account_id = a.id AND t.pending = 0 AND t.posted BETWEEN :low AND :high)",
-        {"currency": currency, "low": low, "high": high},
-    ):
+        {"currency": currency, "low": min(posted).isoformat(), "high": max(posted).isoformat()},
+    )
+    if not candidates:  # a first import: no rows to hash
+        return None
+    days = per_distinct(date.isoformat, posted)
+    ours = list(zip(days, fingerprints([0] * len(days), days, booked.column("amount"), booked.column("description"), [False] * len(days))))
+    low, high = min(days), max(days)
+    for account in candidates:
         held = ledger.conn.execute(
             "SELECT posted, fingerprint FROM transactions WHERE account_id = ? AND pending = 0 AND posted BETWEEN ? AND ?",
             (account["id"], low, high),
