@@ -147,7 +147,7 @@ def _import_file(
             summary.warnings += _imported_elsewhere(ledger, file_hash, {a["id"] for a in accounts.values()})
             summary.warnings += _foreign_accounts(result, accounts)
             new_rows = _ledger_rows(ledger, result, rows, accounts, changes)
-            overlap = _overlap(ledger, accounts, rows, known) if not account and len(accounts) == 1 else None
+            overlap = _overlap(ledger, accounts, new_rows, known) if not account and len(accounts) == 1 else None
             del rows, dates  # the parsed rows are not needed past here; free them before the insert
             only_account = accounts[next(iter(accounts))]["id"] if len(accounts) == 1 else None
             batch = BatchRecord(
@@ -300,27 +300,34 @@ def _account_holding(ledger: Ledger, rows: ParsedRows, currency: str | None) -> 
 STRANGERS_SHARE = 0.2  # of the rows a file and an account share dates with, at most this many in both: two accounts
 
 
-def _overlap(ledger: Ledger, accounts: dict[str, dict], rows: ParsedRows, known: set[int]) -> tuple[str, int, int] | None:
+def _overlap(ledger: Ledger, accounts: dict[str, dict], rows: NewRows, known: set[int]) -> tuple[str, int, int] | None:
     """(account name, the file's posted rows, the account's) over the dates both cover, for a file
     that went by its name into an account the ledger already had; None when they share no dates."""
     account = next(iter(accounts.values()))
     if account["id"] not in known:
         return None
-    booked = Counter(compress(rows.column("posted"), map(not_, rows.column("pending"))))  # a few thousand days, counted in C
+    # ISO days, a few thousand distinct objects that cache their hashes: counted in C
+    booked = Counter(compress(rows.posted, map(not_, rows.pending)))
     if not booked:
         return None
-    covered = ledger.query_one(
-        "SELECT MIN(posted) AS first, MAX(posted) AS last FROM transactions WHERE account_id = ? AND pending = 0 AND posted BETWEEN ? AND ?",
-        (account["id"], min(booked).isoformat(), max(booked).isoformat()),
-    )
-    if covered["first"] is None:
+    held = _posted_per_day(ledger, account["id"], min(booked), max(booked))
+    if not held:
         return None
-    ours = sum(times for day, times in booked.items() if covered["first"] <= day.isoformat() <= covered["last"])
-    theirs = ledger.scalar(
-        "SELECT COUNT(*) FROM transactions WHERE account_id = ? AND pending = 0 AND posted BETWEEN ? AND ?",
-        (account["id"], covered["first"], covered["last"]),
-    )
+    first, last = min(held), max(held)
+    ours = sum(times for day, times in booked.items() if first <= day <= last)
+    theirs = sum(times for day, times in held.items() if first <= day <= last)
     return account["name"], ours, theirs
+
+
+def _posted_per_day(ledger: Ledger, account_id: int, low: str, high: str) -> Counter:
+    """The account's posted rows per day from `low` to `high`, from two indexes alone: reading
+    `pending` from the rows themselves took a tenth of a second on a 100k-row re-import."""
+    def per_day(sql: str) -> Counter:
+        return Counter(dict(ledger.conn.execute(sql + " GROUP BY posted", (account_id, low, high)).fetchall()))
+
+    rows = per_day("SELECT posted, COUNT(*) FROM transactions WHERE account_id = ? AND posted BETWEEN ? AND ?")
+    rows.subtract(per_day("SELECT posted, COUNT(*) FROM transactions WHERE account_id = ? AND pending = 1 AND posted BETWEEN ? AND ?"))
+    return +rows
 
 
 def _strangers(overlap: tuple[str, int, int] | None, duplicates: int) -> list[str]:
