@@ -1,5 +1,6 @@
 """Generic CSV mapping on files no dialect knows: date order from the currency, and rows that only
-look readable (a thousands comma that split an unquoted amount) refused instead of mis-booked."""
+look readable (a thousands comma that split an unquoted amount) read whole or refused, never
+mis-booked."""
 
 from __future__ import annotations
 
@@ -41,20 +42,43 @@ def test_dollar_files_stay_month_first(tmp_path: Path) -> None:
     assert result.transactions[0].posted == date(2025, 4, 3)
 
 
-def test_an_amount_split_by_an_unquoted_comma_is_a_row_error(tmp_path: Path) -> None:
+def test_an_amount_split_by_an_unquoted_thousands_comma_is_read_whole(tmp_path: Path) -> None:
     result = parse(tmp_path, (
         "Date,Payee,Category,Memo,Outflow,Inflow\n"
         "2025-01-05,Landlord,Rent,,£1,200.00,\n"
         "2025-01-06,Grocer,Food,,12.00,\n"
     ))
-    assert [t.amount for t in result.transactions] == [-1200]
-    assert len(result.errors) == 1 and result.errors[0].line == 2 and "both the debit" in result.errors[0].message
+    assert [t.amount for t in result.transactions] == [-120000, -1200] and not result.errors
+    assert any(w.startswith("line 2: an amount written with an unquoted thousands comma") for w in result.warnings)
 
 
-def test_a_row_with_more_values_than_the_header_is_a_row_error(tmp_path: Path) -> None:
-    result = parse(tmp_path, "Date,Description,Amount\n2025-01-05,Landlord,-1,200.00\n2025-01-06,Grocer,-12.00\n")
+def test_a_chase_row_with_bare_thousands_commas_books_its_amount_and_balance(tmp_path: Path) -> None:
+    """Chase rows end with a comma the header lacks, so a normal row is already wider than the
+    header: the split rows are the ones wider than the rest, and a file where most rows are split
+    (balances over 1,000) is read too."""
+    header = "Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #\n"
+    result = parse(tmp_path, header + (
+        "DEBIT,03/03/2025,RENT ACME PROPERTIES,-1,250.00,ACH_DEBIT,1,234,567.89,,\n"
+        "DEBIT,03/02/2025,STARBUCKS,-5.75,DEBIT_CARD,1,235,817.89,,\n"
+        "DEBIT,03/01/2025,DELI,-4.25,DEBIT_CARD,1,235,823.64,,\n"
+    ))
+    assert [t.amount for t in result.transactions] == [-125000, -575, -425] and not result.errors
+    assert [t.balance for t in result.transactions] == [123456789, 123581789, 123582364]
+    assert [t.notes for t in result.transactions] == ["ACH_DEBIT", "DEBIT_CARD", "DEBIT_CARD"]
+
+
+def test_a_row_wider_than_the_header_that_no_amount_explains_is_a_row_error(tmp_path: Path) -> None:
+    result = parse(tmp_path, "Date,Description,Amount\n2025-01-05,Landlord, Inc,-1200.00\n2025-01-06,Grocer,-12.00\n")
     assert [t.amount for t in result.transactions] == [-1200]
     assert [e.line for e in result.errors] == [2] and "header has 3" in result.errors[0].message
+
+
+def test_a_whole_amount_before_a_three_digit_balance_is_not_taken_for_one_number(tmp_path: Path) -> None:
+    """Rows one comma wider than the header are this file's shape: `-12` and `345.67` are an
+    amount and a balance, not -12,345.67."""
+    result = parse(tmp_path, "Date,Description,Amount,Balance\n2025-01-05,Deli,-12,345.67,\n2025-01-06,Grocer,-3.50,342.17,\n")
+    assert [(t.amount, t.balance) for t in result.transactions] == [(-1200, 34567), (-350, 34217)]
+    assert not any("thousands" in w for w in result.warnings)
 
 
 def test_a_huge_field_costs_only_its_own_row(tmp_path: Path) -> None:

@@ -34,6 +34,7 @@ HEAD_LINES = 50
 MAX_COLUMNS = 1000
 MAX_ROW_CHARS = 64 * 1024
 MAX_DESCRIPTION_CHARS = 4 * 1024
+MAX_LINES_NAMED = 5  # in a warning about rows, the first few lines
 DELIMITERS = (",", ";", "\t", "|")
 
 _NAME_ACCOUNT_ROLES = ("kontoname", "account name")
@@ -311,6 +312,7 @@ class _Conversion:
         self.currency_guessed = False  # set when the file states no currency
         self.unbooked: set[int] = set()  # rows with a purchase date but no booking date yet: pending
         self.sections: list[tuple[int, int | None, int, str | None]] = []  # per titled table, see `_titled_tables`
+        self.rejoined: list[int] = []  # lines whose amounts a bare thousands comma had split
         # Only a file with a 64 KB stretch free of line breaks can hold a row that long (give or take
         # quoted line breaks, which the 4 KB description check still catches); most files skip the check.
         self.check_sizes = has_long_line(text, MAX_ROW_CHARS)
@@ -405,6 +407,7 @@ class _Conversion:
             lines, records = lines[pos + 1 :], records[pos + 1 :]
         self.layout = layout_for(self.header)
         lines, records = self._data_rows(lines, records)
+        self._rejoin_thousands(lines, records)
         self.width = max([len(self.header)] + [len(c) for c in records[:200]])
         self.lines, self.refused = lines, self._shaped(lines, records)
         self.count = len(records)
@@ -441,6 +444,32 @@ class _Conversion:
         if restarts:
             keep = [i for i in keep if i not in restarts]
         return [lines[i] for i in keep], [records[i] for i in keep]
+
+    def _rejoin_thousands(self, lines: Sequence[int], records: list[list[str]]) -> None:
+        """Put back amounts an export wrote with a bare thousands comma (`-1,250.00` unquoted, which
+        Chase has done) and the comma split in two: read as they fall, the row books -1.00 and shifts
+        every later column. A row wider than the header is rejoined where a money column's cell and
+        the next read as one grouped number, when that leaves nothing past the header's columns and
+        the row as wide as the rows that needed nothing (trailing commas may make them wider than
+        the header)."""
+        if self.delimiter != "," or not self.header:
+            return
+        money = {i for role, i in self.layout.single.items() if role in MONEY_ROLES}
+        named = len(self.header)
+        rejoined = {}
+        for i, cells in enumerate(records):
+            if len(cells) > named and money:
+                joined = _grouped_cells_joined(cells, money, len(cells) - named)
+                if len(joined) < len(cells) and not any(map(str.strip, joined[named:])):
+                    rejoined[i] = joined
+        if not rejoined:
+            return
+        kept = Counter(len(cells) for i, cells in enumerate(records) if i not in rejoined)
+        usual = (kept or Counter(map(len, rejoined.values()))).most_common(1)[0][0]
+        for i, joined in rejoined.items():
+            if len(joined) == usual:
+                records[i] = joined
+                self.rejoined.append(lines[i])
 
     def _shaped(self, lines: Sequence[int], records: list[list[str]]) -> dict[int, RowError]:
         """Pad short records to the file's width (in place); returns the rows whose shape alone refuses them."""
@@ -640,6 +669,10 @@ class _Conversion:
             parsed["payee"] = payees
         if self.card:
             result.warnings.append(self.card)
+        if self.rejoined:
+            result.warnings.append(
+                f"{_lines_named(self.rejoined)}: an amount written with an unquoted thousands comma (`1,250.00`), read as one amount"
+            )
         if date_cols and date_cols[0][1].guessed:
             order = "day/month" if date_cols[0][1].format is DMY else "month/day"
             result.warnings.append(f"every date fits both day/month orders and nothing in the file decides: read as {order}")
@@ -1247,6 +1280,30 @@ def _money_column(
     else:
         known = {value: _minor_or_error(value, sep, exp, currency) for value in set(values)}
     return list(map(known.__getitem__, values))
+
+
+_GROUP_HEAD = re.compile(r"\(?[-+]?\s*[$€£]?\s*-?\d{1,3}")  # `-1` of `-1,250.00`, `$12` of `$12,000`
+_GROUP_TAIL = re.compile(r"\d{3}(?:\.\d{1,2})?\)?")  # `250.00`, `000`, `567.89)`
+
+
+def _grouped_cells_joined(cells: list[str], money: set[int], most: int) -> list[str]:
+    """`cells` with up to `most` cells taken back into the money cell before them that they
+    continue (`-1` then `250.00`, `1` then `234` then `567.89`)."""
+    joined: list[str] = []
+    i = 0
+    while i < len(cells):
+        cell = cells[i]
+        if len(joined) in money and most and _GROUP_HEAD.fullmatch(cell.strip()):
+            while most and i + 1 < len(cells) and "." not in cell and _GROUP_TAIL.fullmatch(cells[i + 1].strip()):
+                i, cell, most = i + 1, f"{cell},{cells[i + 1]}", most - 1
+        joined.append(cell)
+        i += 1
+    return joined
+
+
+def _lines_named(lines: list[int]) -> str:
+    shown = ", ".join(map(str, lines[:MAX_LINES_NAMED]))
+    return f"line{'s' if len(lines) > 1 else ''} {shown}" + (f" and {len(lines) - MAX_LINES_NAMED} more" if len(lines) > MAX_LINES_NAMED else "")
 
 
 def _split_amount(debit: int | None | AmountError, credit: int | None | AmountError, raw_debit: str, raw_credit: str):
