@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 
 from wilson.importers import csv_banks, csv_generic, csv_inferred
-from wilson.importers.formats import choose_format
+from wilson.importers.formats import choose_format, parse_file
 from wilson.importers.model import ParseResult
 
 from parsed_fixtures import FIXTURES, parse_fixture as parse, read_text
@@ -350,3 +350,43 @@ def test_amex_uk_layout_is_in_pounds_and_day_first() -> None:
 def test_wells_fargo_file_names_tell_its_accounts_apart() -> None:
     result = parse("written/Savings2.csv", "wells_fargo")  # Wells Fargo names downloads Checking1, Savings2, CreditCard3
     assert (result.accounts[0].name, result.accounts[0].type) == ("Wells Fargo Savings 2", "savings")
+
+
+AMEX_SHORT = (
+    "Date,Description,Amount\n"
+    "03/15/2025,STARBUCKS COFFEE 1234 SEATTLE WA,5.75\n"
+    "03/14/2025,AMAZON.COM*AB12CD AMZN.COM/BILL WA,42.18\n"
+    "03/12/2025,UBER TRIP HELP.UBER.COM,18.40\n"
+    "03/11/2025,WHOLE FOODS MARKET,88.12\n"
+    "03/10/2025,AMAZON.COM*RT55 REFUND,-12.99\n"
+)
+
+
+def test_a_short_amex_download_without_a_payment_is_read_as_written_and_says_what_would_flip_it(tmp_path) -> None:
+    """Nothing in Amex's three-column download tells its charges from deposits: the signs stand, and
+    the summary names the two ways to read them as a card's."""
+    path = tmp_path / "activity.csv"
+    path.write_text(AMEX_SHORT)
+    result = parse_file(path)
+    assert result.format == "generic_csv" and [t.amount for t in result.transactions] == [575, 4218, 1840, 8812, -1299]
+    assert any("--format card_csv" in w for w in result.warnings)
+    for forced in ("amex", "card_csv"):
+        result = parse_file(path, forced)
+        assert result.format == forced and [t.amount for t in result.transactions] == [-575, -4218, -1840, -8812, 1299]
+        assert result.accounts[0].type == "credit_card" and not result.warnings
+
+
+def test_card_csv_is_chosen_only_by_name_and_a_savings_file_of_deposits_raises_no_doubt(tmp_path) -> None:
+    assert choose_format(AMEX_SHORT, "activity.csv").name == "generic_csv"
+    path = tmp_path / "savings.csv"
+    path.write_text("Date,Description,Amount\n03/15/2025,INTEREST PAYMENT,1.75\n03/14/2025,TRANSFER FROM CHECKING,200.00\n"
+                    "03/12/2025,MOBILE DEPOSIT,18.40\n03/10/2025,WITHDRAWAL,-12.99\n")
+    result = parse_file(path)
+    assert [t.amount for t in result.transactions][:2] == [175, 20000] and not result.warnings
+
+
+def test_a_dialect_named_with_format_reads_a_file_without_its_header_by_the_generic_names(tmp_path) -> None:
+    path = tmp_path / "export.csv"
+    path.write_text("Trans. Date,Description,Amount\n03/15/2025,SHELL OIL,40.00\n")  # Discover without Post Date
+    result = parse_file(path, "discover")
+    assert (result.format, [t.amount for t in result.transactions]) == ("discover", [-4000])

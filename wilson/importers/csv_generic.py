@@ -40,6 +40,12 @@ DELIMITERS = (",", ";", "\t", "|")
 _NAME_ACCOUNT_ROLES = ("kontoname", "account name")
 
 CARD_POSITIVE_SHARE = 0.5  # of a file's rows at least this many positive before its payments are checked (refunds are negative too)
+UNSURE_SIGNS_SHARE, UNSURE_SIGNS_MIN = 0.8, 3  # this many rows positive, and no payment: a card's charges or money in?
+_MONEY_IN = re.compile(
+    r"deposit|interest|dividend|payroll|salary|direct dep|transfer|xfer|zelle|venmo|refund|reversal|cash ?back|rebate|"
+    r"gehalt|lohn|zinsen|gutschrift|einzahlung|[uü]berweisung|salaire|virement|int[ée]r[eê]ts",
+    re.I,
+)
 # How a card statement names the holder's payment; the bank side says `CARD AUTOPAY`, `EPAYMENT`.
 _CARD_PAYMENT = re.compile(
     r"(?:payment|pymt|pmt).{0,24}thank\b|(?:payment|pymt|pmt) received|pagamento rece?bido|pago recibido|paiement re[cç]u|zahlung erhalten|"
@@ -312,7 +318,7 @@ class _Conversion:
         self.currency_guessed = False  # set when the file states no currency
         self.unbooked: set[int] = set()  # rows with a purchase date but no booking date yet: pending
         self.sections: list[tuple[int, int | None, int, str | None]] = []  # per titled table, see `_titled_tables`
-        self.rejoined: list[int] = []  # lines whose amounts a bare thousands comma had split
+        self.warnings: list[str] = []  # what the reading had to decide that the user should know
         # Only a file with a 64 KB stretch free of line breaks can hold a row that long (give or take
         # quoted line breaks, which the 4 KB description check still catches); most files skip the check.
         self.check_sizes = has_long_line(text, MAX_ROW_CHARS)
@@ -466,10 +472,15 @@ class _Conversion:
             return
         kept = Counter(len(cells) for i, cells in enumerate(records) if i not in rejoined)
         usual = (kept or Counter(map(len, rejoined.values()))).most_common(1)[0][0]
+        named_lines = []
         for i, joined in rejoined.items():
             if len(joined) == usual:
                 records[i] = joined
-                self.rejoined.append(lines[i])
+                named_lines.append(lines[i])
+        if named_lines:
+            self.warnings.append(
+                f"{_lines_named(named_lines)}: an amount written with an unquoted thousands comma (`1,250.00`), read as one amount"
+            )
 
     def _shaped(self, lines: Sequence[int], records: list[list[str]]) -> dict[int, RowError]:
         """Pad short records to the file's width (in place); returns the rows whose shape alone refuses them."""
@@ -662,17 +673,14 @@ class _Conversion:
             "line": self.lines,
             "description": descriptions,
             "posted": posted,
-            "amount": self._amounts(money, seps, direction),
+            "amount": self._amounts(money, seps, direction, descriptions),
         }
         payees = self._payees(texts)
         if payees is not None:
             parsed["payee"] = payees
         if self.card:
             result.warnings.append(self.card)
-        if self.rejoined:
-            result.warnings.append(
-                f"{_lines_named(self.rejoined)}: an amount written with an unquoted thousands comma (`1,250.00`), read as one amount"
-            )
+        result.warnings += self.warnings
         if date_cols and date_cols[0][1].guessed:
             order = "day/month" if date_cols[0][1].format is DMY else "month/day"
             result.warnings.append(f"every date fits both day/month orders and nothing in the file decides: read as {order}")
@@ -777,7 +785,9 @@ class _Conversion:
             return None
         return per_distinct(_status, self.columns[index])
 
-    def _amounts(self, money: Callable[[Sequence[str], str], list], seps: dict[str, str], direction: int | None) -> list:
+    def _amounts(
+        self, money: Callable[[Sequence[str], str], list], seps: dict[str, str], direction: int | None, descriptions: list[str]
+    ) -> list:
         """Signed minor units per row; None where the row has no amount, the AmountError where one
         can't be read."""
         single, columns = self.layout.single, self.columns
@@ -810,23 +820,36 @@ class _Conversion:
             worded = self._signed_by_card_words(amounts)
             if worded is not None:
                 return worded
-        if self.options.negate or (self.options.negate is None and lone and self._charges_positive(amounts)):
+        if self.options.negate or (self.options.negate is None and lone and self._charges_positive(amounts, descriptions)):
             amounts = [-amount if amount.__class__ is int else amount for amount in amounts]
         return amounts
 
-    def _charges_positive(self, amounts: list) -> bool:
+    def _charges_positive(self, amounts: list, descriptions: list[str]) -> bool:
         """A card statement that writes charges positive: most rows are positive and its card
         payments (`AUTOPAY PAYMENT - THANK YOU`) are all negative. A bank account's rows are
         mostly negative, and a card that signs charges negative has positive payments."""
         signed = [a for a in amounts[:2000] if a.__class__ is int and a]  # a sample decides cheaply
         if not signed or sum(a > 0 for a in signed) < CARD_POSITIVE_SHARE * len(signed):
             return False
-        texts = [self.columns[i] for i in self.layout.texts]
-        paid = per_distinct(_CARD_PAYMENT.search, list(map(" ".join, zip(*texts)))) if texts else []
+        paid = per_distinct(_CARD_PAYMENT.search, descriptions)
         payments = [a for a, hit in zip(amounts, paid) if hit and a.__class__ is int and a]
         if payments and all(a < 0 for a in payments):
             self.card = "charges are written positive and card payments negative: read as a card statement"
+        elif not payments and len(signed) >= UNSURE_SIGNS_MIN and self._mostly_unexplained_inflows(amounts, descriptions):
+            self.warnings.append(
+                "most amounts are positive and no card payment shows how the file signs them: read as money in;"
+                " if they are a card's charges (Amex's Date,Description,Amount download), undo and import with --format card_csv"
+            )
         return bool(self.card)
+
+    @staticmethod
+    def _mostly_unexplained_inflows(amounts: list, descriptions: list[str]) -> bool:
+        """Whether nearly every row is positive and few of those read as money coming in (a savings
+        account's deposits and interest do): then they may as well be a card's charges."""
+        inflows = [text for a, text in zip(amounts[:2000], descriptions) if a.__class__ is int and a > 0]
+        signed = sum(a.__class__ is int and a != 0 for a in amounts[:2000])
+        explained = sum(map(bool, per_distinct(_MONEY_IN.search, inflows)))
+        return len(inflows) >= UNSURE_SIGNS_SHARE * signed and explained * 2 < len(inflows)
 
     def _signed_by_card_words(self, amounts: list) -> list | None:
         """Amounts signed by a card statement's type column (`Sale`, `Purchase`, `Fee` out; `Payment`,
@@ -1447,14 +1470,29 @@ def _original(raw: str, raw_currency: str, sep: str, amount, currency: str) -> t
 # ------------------------------------------------------------------------------------ the format
 
 
-class GenericCsv:
+def read_by_header_names(text: str, source: str, options: Options) -> ParseResult:
     """Any CSV whose header names a date and an amount (or debit/credit) in a language we know."""
+    head = sniff(head_of(text))
+    best = None if head.not_csv else head.best_header()
+    if best is None:
+        raise ImportRefused(source, "no header row naming a date and an amount column in the first 50 lines")
+    delimiter, line, _, _ = best
+    return parse_table(text, source, delimiter, line, layout_from_header, options)
 
-    name = "generic_csv"
+
+@dataclass(frozen=True)
+class GenericCsv:
+    """The generic mapper as a format; `card_csv`, only ever named with --format, reads a card
+    statement that writes charges positive and has no payment row to show it."""
+
+    name: str = "generic_csv"
+    account: AccountInfo = field(default_factory=AccountInfo)
+    negate: bool | None = None
+    detected: bool = True  # False: only --format chooses it
 
     def detect(self, text: str) -> int:
         head = sniff(head_of(text))
-        if head.not_csv:
+        if not self.detected or head.not_csv:
             return 0
         best = head.best_header()
         if best is None:
@@ -1462,12 +1500,7 @@ class GenericCsv:
         return min(60, 30 + 5 * best[3])
 
     def parse(self, text: str, source: str, currency: str | None = None) -> ParseResult:
-        head = sniff(head_of(text))
-        best = None if head.not_csv else head.best_header()
-        if best is None:
-            raise ImportRefused(source, "no header row naming a date and an amount column in the first 50 lines")
-        delimiter, line, _, _ = best
-        return parse_table(text, source, delimiter, line, layout_from_header, Options(self.name, currency=currency))
+        return read_by_header_names(text, source, Options(self.name, self.account, self.negate, currency=currency))
 
 
-FORMATS = [GenericCsv()]
+FORMATS = [GenericCsv(), GenericCsv("card_csv", AccountInfo(type="credit_card"), negate=True, detected=False)]
