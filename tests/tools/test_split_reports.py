@@ -213,3 +213,16 @@ def test_a_qif_import_with_splits_and_its_undo(hard_books, tmp_path: Path):
     undo_batch(hard_books.ledger, done["batch_id"])
     assert stored_flows(hard_books.ledger) == before and exact(hard_books)
     assert not hard_books.ledger.scalar("SELECT COUNT(*) FROM splits")
+
+
+def test_search_finds_a_category_in_split_parts_and_sums_them_as_spending_summary_does(hard_books, amazon):
+    groceries = hard_books.run("search_transactions", category="Groceries", start_date="2025-06-01", end_date="2025-06-30")
+    assert groceries["sum"]["USD"] == "-75.20"  # 45.20 of Groceries rows and the split's 30.00 part
+    listed = {row["id"]: row for row in groceries["transactions"]}
+    assert listed[amazon]["amount"] == "-100.00" and "split" in groceries["note"]
+    assert [(p["category"], p["amount"]) for p in listed[amazon]["split"]] == [("Groceries", "-30.00"), ("Household", "-70.00")]
+    assert groceries["count"] == len(groceries["transactions"])
+    shopping = hard_books.run("search_transactions", category="Shopping", start_date="2025-06-01", end_date="2025-06-30")
+    assert shopping["sum"]["USD"] == "-70.00" and amazon in {row["id"] for row in shopping["transactions"]}  # Household is under Shopping
+    words = hard_books.run("search_transactions", query="amazon mktplace")
+    assert [row.get("split") is not None for row in words["transactions"]] == [True] and words["sum"]["USD"] == "-100.00"

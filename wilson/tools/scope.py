@@ -221,17 +221,25 @@ def flow_totals(ledger: Ledger, scope: Scope, key: str) -> list[dict]:
     return _grouped(ledger, " UNION ALL ".join(parts), params)
 
 
-def _postings(ledger: Ledger, raw_key: str, where: str, params: list) -> tuple[str, list]:
-    """The rows matching `where` as postings (db/009), keyed by `raw_key`, in the columns `_grouped`
-    reads. Rows without parts come straight from the table, each checked by one index probe (reading
-    them through the `transaction_postings` view, a co-routine, took twice as long); a ledger without
+def postings(ledger: Ledger, columns: str, where: str, params: list) -> tuple[str, list]:
+    """SQL for the rows matching `where` as postings (db/009), in `columns` over alias `t`. Rows
+    without parts come straight from the table, each checked by one index probe (reading them
+    through the `transaction_postings` view, a co-routine, took twice as long); a ledger without
     any split, the usual case, skips the probe too."""
-    columns = f"{raw_key} AS key, t.currency, t.transfer_id, t.amount, 1 AS count, t.category_id"
     rows = f"SELECT {columns} FROM transactions t WHERE {where}"
-    if not ledger.scalar("SELECT EXISTS (SELECT 1 FROM splits)"):
+    if not has_splits(ledger):
         return rows, params
     return (f"{rows} AND NOT EXISTS (SELECT 1 FROM splits s WHERE s.transaction_id = t.id)"
             f" UNION ALL SELECT {columns} FROM split_postings t WHERE {where}", params * 2)
+
+
+def has_splits(ledger: Ledger) -> bool:
+    return bool(ledger.scalar("SELECT EXISTS (SELECT 1 FROM splits)"))
+
+
+def _postings(ledger: Ledger, raw_key: str, where: str, params: list) -> tuple[str, list]:
+    """Postings keyed by `raw_key`, in the columns `_grouped` reads."""
+    return postings(ledger, f"{raw_key} AS key, t.currency, t.transfer_id, t.amount, 1 AS count, t.category_id", where, params)
 
 
 def _grouped(ledger: Ledger, source: str, params: list) -> list[dict]:

@@ -8,7 +8,7 @@ from typing import Annotated
 
 from wilson.tools.common import Period, clamp_limit, covered, money, period
 from wilson.tools.registry import ToolContext, tool
-from wilson.tools.scope import Scope, build_scope
+from wilson.tools.scope import Scope, build_scope, has_splits, postings
 
 
 @tool(
@@ -18,7 +18,9 @@ from wilson.tools.scope import Scope, build_scope
     subcategories), start_date/end_date, min_amount/max_amount (the size of the amount, ignoring
     its sign), uncategorized_only, include_pending (pending rows are left out unless asked).
     Returns the newest rows first (at most `limit`), plus `count` and `sum` per currency over ALL
-    matches, not just the rows shown. Use it to look up, list or check specific transactions;
+    matches, not just the rows shown. A split row lists its parts (`split`); with a category it is
+    found by its parts too, and counted by the parts in that category, as spending_summary counts
+    it. Use it to look up, list or check specific transactions;
     for totals by category, payee or month use spending_summary instead (it separates spending,
     income and transfers). Amounts are outflow-negative decimal strings.
     """
@@ -42,24 +44,37 @@ def search_transactions(
         ctx.ledger, span, account=account, category=category, uncategorized_only=uncategorized_only,
         include_pending=include_pending, query=query, min_amount=min_amount, max_amount=max_amount,
     )
-    where, params = scope.where(joined=True)
+    split = has_splits(ctx.ledger)
+    # A category is found in split rows' parts too, and counted by them, as spending_summary counts it.
+    by_parts = split and bool(scope.category_ids)
+    if by_parts:
+        from_postings, params = postings(ctx.ledger, "t.id, t.posted, t.currency, t.amount", *scope.where())
+        source, counted = f"({from_postings}) t", "COUNT(DISTINCT t.id)"
+    else:
+        where, params = scope.where(joined=True)
+        source, counted = f"{scope.source()} WHERE {where}", "COUNT(*)"
     totals = ctx.ledger.query(
-        f"SELECT t.currency, COUNT(*) AS count, SUM(t.amount) AS total, MIN(t.posted) AS first, MAX(t.posted) AS last"
-        f" FROM {scope.source()} WHERE {where} GROUP BY t.currency ORDER BY t.currency",
+        f"SELECT t.currency, {counted} AS count, SUM(t.amount) AS total, MIN(t.posted) AS first, MAX(t.posted) AS last"
+        f" FROM {source} GROUP BY t.currency ORDER BY t.currency",
         params,
     )
-    rows = _page(ctx, scope, sum(row["count"] for row in totals), cap)
     count = sum(row["count"] for row in totals)
+    rows = _page_by_parts(ctx, source, params, cap) if by_parts and count else _page(ctx, scope, count, cap)
+    parts = _parts(ctx, [row["id"] for row in rows]) if split else {}
     for row in rows:
         row["amount"] = money(row["amount"], row["currency"])
         row["pending"] = bool(row["pending"])
         row["reviewed"] = bool(row["reviewed"])
+        if row["id"] in parts:
+            row["split"] = [dict(part, amount=money(part["amount"], row["currency"])) for part in parts[row["id"]]]
     result: dict = {
         "transactions": rows,
         "count": count,
         "sum": {row["currency"]: money(row["total"], row["currency"]) for row in totals},
         "shown": len(rows),
     }
+    if by_parts and any("split" in row for row in rows):
+        result["note"] = "a split row counts in count and sum by its parts in the category (see each row's split), not its whole amount"
     if count > len(rows):
         result["truncated"] = f"showing the newest {len(rows)} of {count}; narrow the filters or raise limit"
     if span is None and totals:
@@ -99,6 +114,17 @@ def _page(ctx: ToolContext, scope: Scope, hits: int, cap: int) -> list[dict]:
         source = scope.source()
     ids = [row["id"] for row in ctx.ledger.query(
         f"SELECT t.id FROM {source} WHERE {where} ORDER BY t.posted DESC, t.id DESC LIMIT ?", [*params, cap])]
+    return _listed(ctx, ids)
+
+
+def _page_by_parts(ctx: ToolContext, source: str, params: list, cap: int) -> list[dict]:
+    """The newest `cap` rows with a posting in `source` (a split row once, whichever parts match)."""
+    ids = [row["id"] for row in ctx.ledger.query(
+        f"SELECT t.id FROM {source} GROUP BY t.id ORDER BY MAX(t.posted) DESC, t.id DESC LIMIT ?", [*params, cap])]
+    return _listed(ctx, ids)
+
+
+def _listed(ctx: ToolContext, ids: list[int]) -> list[dict]:
     return ctx.ledger.query(
         "SELECT t.id, t.posted AS date, t.description, t.payee, t.amount, t.currency, c.name AS category,"
         " a.name AS account, t.pending, t.reviewed, t.notes FROM transactions t JOIN accounts a ON a.id = t.account_id"
@@ -106,3 +132,15 @@ def _page(ctx: ToolContext, scope: Scope, hits: int, cap: int) -> list[dict]:
         " ORDER BY t.posted DESC, t.id DESC",
         ids,
     )
+
+
+def _parts(ctx: ToolContext, ids: list[int]) -> dict[int, list[dict]]:
+    """Each listed split row's parts: category, amount in minor units, memo."""
+    parts: dict[int, list[dict]] = {}
+    for part in ctx.ledger.query(
+        "SELECT s.transaction_id, c.name AS category, s.amount, s.memo FROM splits s LEFT JOIN categories c ON c.id = s.category_id"
+        f" WHERE s.transaction_id IN ({','.join('?' * len(ids))}) ORDER BY s.id",
+        ids,
+    ):
+        parts.setdefault(part.pop("transaction_id"), []).append(part)
+    return parts
