@@ -277,3 +277,40 @@ def test_a_cash_management_account_holding_only_cash_rows_is_read() -> None:
     result = parse("written/fidelity_cash_management.qfx")  # INVSTMTRS with INVBANKTRAN rows and no trades
     assert [(t.amount, t.description) for t in result.transactions][0] == (-4200, "DEBIT CARD PURCHASE TRADER JOE S")
     assert result.accounts[0].type == "investment" and result.accounts[0].number
+
+
+def statement(rows: str, balance: str = "<LEDGERBAL><BALAMT>1225.00<DTASOF>20250331</LEDGERBAL>") -> str:
+    return ("OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD"
+            "<BANKACCTFROM><BANKID>1<ACCTID>888<ACCTTYPE>CHECKING</BANKACCTFROM><BANKTRANLIST>"
+            f"{rows}</BANKTRANLIST>{balance}</STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n")
+
+
+def row(kind: str, day: str, amount: str, name: str) -> str:
+    return f"<STMTTRN><TRNTYPE>{kind}<DTPOSTED>{day}<TRNAMT>{amount}<FITID>{day}{name}<NAME>{name}</STMTTRN>"
+
+
+def test_a_window_of_only_money_in_keeps_its_atm_deposit_and_pos_refund(tmp_path: Path) -> None:
+    """ATM and POS rows are "debit or credit" by their sign; only rows typed as outflows alone
+    show a statement that writes no sign."""
+    path = tmp_path / "in.ofx"
+    path.write_text(statement(row("DIRECTDEP", "20250305", "1000.00", "PAYROLL") + row("ATM", "20250306", "200.00", "ATM DEPOSIT")
+                              + row("POS", "20250307", "25.00", "REFUND TARGET")))
+    result = parse_file(path)
+    assert [t.amount for t in result.transactions] == [100000, 20000, 2500] and not result.warnings
+    path.write_text(statement(row("CREDIT", "20250305", "1000.00", "PAYROLL") + row("DEBIT", "20250306", "40.00", "GROCER")
+                              + row("POS", "20250307", "12.00", "CAFE") + row("POS", "20250308", "5.00", "RETURN CAFE")))
+    assert [t.amount for t in parse_file(path).transactions] == [100000, -4000, -1200, 500]
+
+
+def test_a_comma_then_three_digits_is_grouping_in_a_two_decimal_currency(tmp_path: Path) -> None:
+    path = tmp_path / "k.ofx"
+    path.write_text(statement(row("DEBIT", "20250305", "-1,000", "RENT") + row("CREDIT", "20250306", "2,500", "PAY")
+                              + row("DEBIT", "20250307", "-12,34", "CAFE")))
+    assert [t.amount for t in parse_file(path).transactions] == [-100000, 250000, -1234]
+
+
+def test_a_balance_cut_short_by_the_files_end_is_not_taken(tmp_path: Path) -> None:
+    path = tmp_path / "cut.ofx"
+    path.write_text(statement(row("DEBIT", "20250305", "-10.00", "SHOP"), "<LEDGERBAL><BALAMT>20").split("</STMTRS>")[0])
+    result = parse_file(path)
+    assert result.accounts[0].balance is None and [t.amount for t in result.transactions] == [-1000]

@@ -31,7 +31,10 @@ _NUMBER = re.compile(r"[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+)")
 _USELESS_NAME = re.compile(r"[\d\s.\-]*")
 _NAME_CUT = 30  # NAME holds 32 characters; one near that long (less the spaces stripped) was cut
 # Row types that only ever take money out (PAYMENT is left out: on a card statement it is the payment in).
-_OUTFLOW_TYPES = frozenset(("DEBIT", "POS", "ATM", "CHECK", "FEE", "SRVCHG", "CASH", "DIRECTDEBIT", "REPEATPMT"))
+_OUTFLOW_TYPES = frozenset(("DEBIT", "CHECK", "FEE", "SRVCHG", "CASH", "DIRECTDEBIT", "REPEATPMT"))
+# "Debit or credit, depending on the amount's sign" in the OFX spec: an ATM deposit, a card refund.
+_EITHER_WAY_TYPES = frozenset(("ATM", "POS"))
+_MONEY_IN_TEXT = re.compile(r"deposit|refund|return|credit|reversal|rebate", re.I)
 _KIND = re.compile(r"[A-Z][A-Z ]+")  # `POS MERCHANDISE`, the transaction kind before `;PAYEE`
 _STATEMENTS = frozenset({"STMTRS", "CCSTMTRS"})
 _TRANSACTION = frozenset({"STMTTRN"})
@@ -165,10 +168,17 @@ def _date(raw: str | None) -> date:
     return date(int(m[1]), int(m[2]), int(m[3]))
 
 
-def _decimal(raw: str | None) -> Decimal:
+_COMMA_THOUSANDS = re.compile(r"[+-]?\d{1,3},\d{3}")  # `-1,000`: a comma decimal mark, or grouping?
+
+
+def _decimal(raw: str | None, currency: str | None = None) -> Decimal:
     """OFX writes `.` or `,` as the decimal mark and no thousands separator; a value holding both
-    (`-1.234,56`, some European banks) has one, and the last mark is the decimal one."""
+    (`-1.234,56`, some European banks) has one, and the last mark is the decimal one. A comma then
+    three digits, in a currency without three decimals, can only be grouping: `-1,000` dollars is
+    not -1.000, nor `2,500` euros 2.500."""
     text = (raw or "").strip()
+    if currency and exponent(currency) < 3 and _COMMA_THOUSANDS.fullmatch(text):
+        text = text.replace(",", "")
     if _NUMBER.fullmatch(text):
         return Decimal(text.replace(",", "."))
     if "." in text and "," in text:
@@ -177,7 +187,7 @@ def _decimal(raw: str | None) -> Decimal:
 
 
 def _minor(raw: str | None, currency: str) -> int:
-    return to_minor(_decimal(raw), currency)
+    return to_minor(_decimal(raw, currency), currency)
 
 
 def _converted(value: Decimal, currency: str) -> int:
@@ -278,8 +288,8 @@ class _OfxParser:
 
     def balance(self, node: _Node, account: ParsedAccount) -> None:
         ledger = node.child("LEDGERBAL")
-        if ledger is None or not ledger.value("BALAMT"):
-            return
+        if ledger is None or ledger.cut or not ledger.value("BALAMT"):
+            return  # none, or cut short by the file's end: `<BALAMT>20` of 2000.00, no date
         try:
             account.balance = _minor(ledger.value("BALAMT"), account.currency)
             account.balance_date = _date(ledger.value("DTASOF")) if ledger.value("DTASOF") else None
@@ -319,11 +329,17 @@ class _OfxParser:
                 self.result.transactions.append(row)
 
     def sign_unsigned(self, statement: _Node, kinds: list[tuple[ParsedTransaction, str]]) -> None:
-        """A statement that writes no amount negative but types its rows (DEBIT, POS, CHECK, ...)
-        has its outflows unsigned: the types give the signs, and the summary says so."""
-        outflows = [row for row, kind in kinds if kind in _OUTFLOW_TYPES and row.amount > 0]
-        if not outflows or any(row.amount < 0 for row, _ in kinds):
+        """A statement that writes no amount negative but types rows as only ever outflows (DEBIT,
+        CHECK, FEE, ...) has its outflows unsigned: the types give the signs, and the summary says
+        so. ATM and POS rows go either way: out with them, unless their text says money came in.
+        A window of only deposits and refunds (payday, an ATM deposit) types nothing as an outflow."""
+        if any(row.amount < 0 for row, _ in kinds) or not any(kind in _OUTFLOW_TYPES and row.amount > 0 for row, kind in kinds):
             return
+        outflows = [
+            row for row, kind in kinds if row.amount > 0 and (
+                kind in _OUTFLOW_TYPES or (kind in _EITHER_WAY_TYPES and not _MONEY_IN_TEXT.search(f"{row.description} {row.notes or ''}"))
+            )
+        ]
         for row in outflows:
             row.amount = -row.amount
             row.original_amount = -row.original_amount if row.original_amount else row.original_amount
@@ -375,7 +391,7 @@ class _OfxParser:
         `<CURRENCY>` means TRNAMT is in CURSYM (times CURRATE gives the account currency);
         `<ORIGCURRENCY>` means TRNAMT is already converted and CURSYM was the original.
         """
-        amount = _decimal(trnamt)
+        amount = _decimal(trnamt, currency)
         for tag, in_foreign in (("CURRENCY", True), ("ORIGCURRENCY", False)):
             node = fields.get(tag)
             symbol = (node.value("CURSYM") or "").upper() if node else ""
@@ -384,6 +400,7 @@ class _OfxParser:
             rate = _decimal(node.value("CURRATE")) if node.value("CURRATE") else None
             row.original_currency = symbol
             if in_foreign:
+                amount = _decimal(trnamt, symbol)  # written in the other currency
                 row.original_amount = to_minor(amount, symbol)
                 if rate is None:
                     row.currency, row.amount = symbol, row.original_amount
