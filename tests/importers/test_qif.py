@@ -314,3 +314,14 @@ def test_the_category_list_says_which_categories_are_income() -> None:
     result = QIF.parse(text, "flags.qif")
     assert result.category_kinds == {"Salary": "income", "Auto:Fuel": "expense"}  # no flag: the file says nothing
     assert [(t.amount, t.category) for t in result.transactions] == [(-100, "Auto:Fuel")]
+
+
+@pytest.mark.parametrize(("currency", "amounts", "minor"), [
+    ("JPY", ("-1,500", "250,000"), [-1500, 250000]),
+    ("BHD", ("-1.25", "500.500"), [-1250, 500500]),
+])
+def test_amounts_are_in_the_given_currencys_minor_units(tmp_path: Path, currency: str, amounts: tuple[str, str], minor: list[int]) -> None:
+    path = tmp_path / "x.qif"
+    path.write_text(f"!Type:Bank\nD3/1/25\nT{amounts[0]}\nPShop\n^\nD3/2/25\nT{amounts[1]}\nPSalary\n^\n")
+    result = parse_file(path, currency=currency)
+    assert [t.amount for t in result.transactions] == minor and result.accounts[0].currency == currency

@@ -360,12 +360,13 @@ class _QifParser:
         if missing:
             row.splits.append(ParsedSplit(amount=missing, memo="unallocated: the file's splits did not add up"))
             self.result.warnings.append(
-                f"line {row.line}: the splits add up to {format_minor(row.amount - missing)}, not "
-                f"{format_minor(row.amount)}; the difference {format_minor(missing)} is left uncategorised"
+                f"line {row.line}: the splits add up to {format_minor(row.amount - missing, self.currency)}, not "
+                f"{format_minor(row.amount, self.currency)}; the difference {format_minor(missing, self.currency)} is left uncategorised"
             )
 
     def minor(self, text: str) -> int:
-        return to_minor(self.number(text))
+        """Minor units of the user's currency (QIF states none): yen have no cents, dinars three decimals."""
+        return to_minor(self.number(text), self.currency)
 
     def number(self, text: str) -> Decimal:
         if not _DIGIT.search(text):  # also keeps a lone `-` away from parse_amount, which trips on it
