@@ -1053,3 +1053,45 @@ def test_a_replace_that_names_its_own_fitid_is_an_ordinary_row(tmp_path: Path) -
     )))
     with Ledger() as ledger:
         assert import_file(ledger, path).added == 1
+
+
+def test_two_accounts_whose_ids_end_alike_stay_apart(tmp_path: Path) -> None:
+    """Both OFX files would name their account by its last four digits; merged, the second's row
+    passed as a duplicate of the first's and its balance replaced the first's."""
+    first = ofx([("20250105", "-10.00", "1", "SHOP")]).replace("<ACCTID>555123", "<ACCTID>11110001")
+    second = first.replace("<ACCTID>11110001", "<ACCTID>22220001").replace("<BALAMT>1000.00", "<BALAMT>555.00")
+    with Ledger() as ledger:
+        one = import_file(ledger, write(tmp_path, "a.ofx", first, header=""))
+        two = import_file(ledger, write(tmp_path, "b.ofx", second, header=""))
+        assert one.accounts != two.accounts and two.accounts[0].endswith("…20001") and two.added == 1
+        assert import_file(ledger, write(tmp_path, "b2.ofx", second, header="")).accounts == two.accounts
+        assert [(a["number"], a["balance"]) for a in ledger.query("SELECT number, balance FROM accounts ORDER BY id")] == [
+            ("11110001", 100000), ("22220001", 55500)]
+
+
+def test_a_file_stating_no_currency_into_a_named_account_is_in_its_currency(tmp_path: Path) -> None:
+    no_curdef = ofx([("20250103", "-1500", "1", "RAMEN")]).replace("<CURDEF>USD", "")
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "jp.ofx", no_curdef, header=""), currency="JPY")
+        name = ledger.scalar("SELECT name FROM accounts")
+        import_file(ledger, write(tmp_path, "more.qif", "D1/4/25\nT-2,400\nPSUSHI\n^\n", "!Type:Bank\n"), account=name)
+        import_file(ledger, write(tmp_path, "more.csv", "2025-01-05,UDON,-900\n"), account=name)
+        assert [(r["description"], r["amount"], r["currency"]) for r in rows(ledger)] == [
+            ("RAMEN", -1500, "JPY"), ("SUSHI", -2400, "JPY"), ("UDON", -900, "JPY")]
+
+
+def test_a_third_identical_row_sharing_a_repeated_bank_id_is_added(tmp_path: Path) -> None:
+    """Banks that derive ids from date and amount give identical coffees one id: the two already
+    there answer for two of the later download's three, not for all three."""
+    coffee = ("20250105", "-3.00", "X", "COFFEE")
+    with Ledger() as ledger:
+        assert import_file(ledger, write(tmp_path, "a.ofx", ofx([coffee, coffee]), header="")).added == 2
+        assert import_file(ledger, write(tmp_path, "b.ofx", ofx([coffee] * 3), header="")).added == 1
+        assert import_file(ledger, write(tmp_path, "c.ofx", ofx([coffee] * 3), header="")).added == 0
+
+
+def test_qif_categories_are_the_users_own(tmp_path: Path) -> None:
+    """Set in Quicken, they are never overwritten by the categoriser's guesses."""
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "q.qif", "D1/4/25\nT-24.00\nPTARGET\nLHousehold\n^\n", "!Type:Bank\n"))
+        assert ledger.query("SELECT category_source FROM transactions") == [{"category_source": "user"}]

@@ -106,7 +106,9 @@ def _import_file(
     say = progress or (lambda stage: None)
     source = str(path)
     say("reading")
-    result = parse_file(path, forced_format, currency)
+    # A file stating no currency that goes into an account the user named is in that account's.
+    known = ledger.account(account) if account and not currency else None
+    result = parse_file(path, forced_format, currency or (known["currency"] if known else None))
     rows = _check_rows(result)
     result.transactions = []  # `rows` holds them from here on
     if result.errors and not skip_bad:
@@ -243,6 +245,9 @@ def _account_for(
             return found
     name = named or parsed.name or _name_from_number(parsed) or name_from_file(source)
     found = ledger.account(name)
+    if found and not named and parsed.number and found["number"] not in (None, parsed.number):
+        name = _unclaimed_name(ledger, name, parsed.number)
+        found = ledger.account(name)
     if found and not named and parsed.currency_stated and found["currency"] != parsed.currency.upper():
         # Another currency is another account: the same account id (a bank's EUR and USD pockets),
         # or the same bank's export from another country (Amex in dollars and in pounds).
@@ -367,6 +372,20 @@ def _name_from_number(parsed: ParsedAccount) -> str | None:
     return f"{label} …{digits[-4:]}" if len(digits) >= 4 else f"{label} {parsed.number}"
 
 
+def _unclaimed_name(ledger: Ledger, name: str, number: str) -> str:
+    """A name for an account whose would-be name another account holds under another id (two
+    checking accounts ending in 0001, two `Girokonto` with different IBANs): as many of the id's
+    last digits as tell them apart. Merged, the second's rows would pass as duplicates of the first's."""
+    digits = re.sub(r"\D", "", number) or number
+    stem = re.sub(rf"\s*…?{re.escape(digits[-4:])}$", "", name)  # `Checking 0001`, `Checking …0001`: show more digits
+    for shown in range(4 if stem == name else 5, len(digits) + 1):
+        candidate = f"{stem} …{digits[-shown:]}"
+        holder = ledger.account(candidate)
+        if holder is None or holder["number"] == number:
+            return candidate
+    return f"{stem} ({number})"
+
+
 def _ledger_rows(ledger: Ledger, result: ParseResult, rows: ParsedRows, accounts: dict[str, dict], changes: AccountChanges) -> NewRows:
     """Ledger rows with their fingerprints, built a column at a time. Hot: 100k rows, most of them
     duplicates on a re-import, so only what de-duplication needs is computed for every row (payees
@@ -401,8 +420,10 @@ def _ledger_rows(ledger: Ledger, result: ParseResult, rows: ParsedRows, accounts
     restored = result.format in LEDGER_EXPORTS
     new.lists_pending = not restored
     if rows.has("category") or rows.has("splits"):
+        # A QIF's categories are the user's own, set in Quicken or GnuCash: the categoriser never overwrites them.
+        users_own = restored or result.format == "qif"
         changes.categories += file_categories(
-            ledger, rows, new, create=restored or result.format == "qif", source="user" if restored else "bank", kinds=result.category_kinds
+            ledger, rows, new, create=users_own, source="user" if users_own else "bank", kinds=result.category_kinds
         )
     if rows.has("transfer_account"):
         new.transfer_hint = {i: other for i, other in enumerate(rows.column("transfer_account")) if other}

@@ -204,13 +204,15 @@ def _new_positions(ledger: Ledger, account_id: int, rows: NewRows) -> list[int]:
     if not fresh or rows.bank_id.count(None) == len(rows):
         return fresh
     existing_bank: dict[tuple[str, int], list[tuple[str, str]]] = {}
-    for bank_id, posted, amount, text in _plain_rows(
+    answered = set(rows.fingerprint)  # rows already there by fingerprint answer for those, not for others
+    for bank_id, posted, amount, text, fingerprint in _plain_rows(
         ledger.conn,
-        "SELECT bank_id, posted, amount, description FROM transactions"
+        "SELECT bank_id, posted, amount, description, fingerprint FROM transactions"
         " WHERE account_id = ? AND posted BETWEEN ? AND ? AND bank_id IS NOT NULL",
         (account_id, _shift(window[1], -BANK_ID_MATCH_DAYS), _shift(window[2], BANK_ID_MATCH_DAYS)),
     ):
-        existing_bank.setdefault((bank_id, amount), []).append((posted, text.casefold()))
+        if fingerprint not in answered:
+            existing_bank.setdefault((bank_id, amount), []).append((posted, text.casefold()))
     kept = []
     for i in fresh:
         seen = existing_bank.get((rows.bank_id[i], rows.amount[i])) if rows.bank_id[i] else None
