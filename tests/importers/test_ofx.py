@@ -314,3 +314,15 @@ def test_a_balance_cut_short_by_the_files_end_is_not_taken(tmp_path: Path) -> No
     path.write_text(statement(row("DEBIT", "20250305", "-10.00", "SHOP"), "<LEDGERBAL><BALAMT>20").split("</STMTRS>")[0])
     result = parse_file(path)
     assert result.accounts[0].balance is None and [t.amount for t in result.transactions] == [-1000]
+
+
+def test_a_card_statement_signed_from_the_banks_side_is_read_the_other_way_round(tmp_path: Path) -> None:
+    body = (row("DEBIT", "20250305", "30.00", "RESTAURANT") + row("DEBIT", "20250306", "12.00", "CAFE")
+            + row("CREDIT", "20250320", "-100.00", "PAYMENT THANK YOU"))
+    path = tmp_path / "card.ofx"
+    path.write_text(statement(body, "<LEDGERBAL><BALAMT>242.00<DTASOF>20250331</LEDGERBAL>"))
+    result = parse_file(path)
+    assert [t.amount for t in result.transactions] == [-3000, -1200, 10000] and result.accounts[0].balance == -24200
+    assert any("every amount is read the other way round" in w for w in result.warnings)
+    path.write_text(statement(body.replace("<TRNAMT>12.00", "<TRNAMT>-12.00")))  # one row agrees with its type: signs stand
+    assert [t.amount for t in parse_file(path).transactions] == [3000, -1200, -10000]

@@ -34,6 +34,7 @@ _NAME_CUT = 30  # NAME holds 32 characters; one near that long (less the spaces 
 _OUTFLOW_TYPES = frozenset(("DEBIT", "CHECK", "FEE", "SRVCHG", "CASH", "DIRECTDEBIT", "REPEATPMT"))
 # "Debit or credit, depending on the amount's sign" in the OFX spec: an ATM deposit, a card refund.
 _EITHER_WAY_TYPES = frozenset(("ATM", "POS"))
+INVERTED_MIN = 3  # typed rows, every one signed against its type, before a statement is read the other way round
 _MONEY_IN_TEXT = re.compile(r"deposit|refund|return|credit|reversal|rebate", re.I)
 _KIND = re.compile(r"[A-Z][A-Z ]+")  # `POS MERCHANDISE`, the transaction kind before `;PAYEE`
 _STATEMENTS = frozenset({"STMTRS", "CCSTMTRS"})
@@ -203,6 +204,7 @@ class _OfxParser:
         self.cut_row = False  # a transaction was cut short by the end of the file
         self.seen: dict[str, set[tuple]] = {}  # per account: rows of the statements read so far
         self.repeated = 0  # rows an earlier statement of the same account already gave
+        self.balance_statement: dict[str, _Node] = {}  # per account: the statement its balance is from
 
     def line(self, pos: int) -> int:
         return bisect_right(self.newlines, pos - 1) + 1
@@ -243,8 +245,10 @@ class _OfxParser:
             known = accounts.get(account.key)
             if known is None:
                 accounts[account.key] = account
+                self.balance_statement[account.key] = node
             elif account.balance_date and (known.balance_date is None or account.balance_date >= known.balance_date):
                 known.balance, known.balance_date = account.balance, account.balance_date
+                self.balance_statement[account.key] = node
             self.transactions(node, accounts[account.key])
         self.result.accounts = list(accounts.values())
         if self.repeated:
@@ -322,6 +326,7 @@ class _OfxParser:
             kinds.append((row, (trn.value("TRNTYPE") or "").upper()))
         earlier |= here
         self.sign_unsigned(statement, kinds)
+        self.sign_inverted(statement, kinds, account)
         for trn in statement.find_all(_PENDING_TRANSACTION):
             row = None if trn.cut else self.transaction(trn, account, self.line(trn.pos))
             if row is not None:
@@ -345,6 +350,23 @@ class _OfxParser:
             row.original_amount = -row.original_amount if row.original_amount else row.original_amount
         self.result.warnings.append(
             f"statement at line {self.line(statement.pos)} writes no amount negative: its {len(outflows)} debit row(s) are read as outflows"
+        )
+
+    def sign_inverted(self, statement: _Node, kinds: list[tuple[ParsedTransaction, str]], account: ParsedAccount) -> None:
+        """A statement whose every DEBIT is positive and every CREDIT negative signs its rows from
+        the bank's side (some card issuers' downloads do): the holder's side is the other way round,
+        its balance too. It takes several typed rows, all contradicting their type, and the summary
+        says so."""
+        typed = [(row, kind) for row, kind in kinds if kind in ("DEBIT", "CREDIT") and row.amount]
+        if len(typed) < INVERTED_MIN or any((row.amount < 0) == (kind == "DEBIT") for row, kind in typed):
+            return
+        for row, _ in kinds:
+            row.amount = -row.amount
+            row.original_amount = -row.original_amount if row.original_amount else row.original_amount
+        if self.balance_statement.get(account.key) is statement and account.balance is not None:
+            account.balance = -account.balance
+        self.result.warnings.append(
+            f"statement at line {self.line(statement.pos)} writes its debits positive and credits negative: every amount is read the other way round"
         )
 
     def transaction(self, trn: _Node, account: ParsedAccount, line: int) -> ParsedTransaction | None:
