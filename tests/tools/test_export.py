@@ -328,10 +328,17 @@ def test_csv_export_imports_back_unchanged(books, tmp_path):
     it adds nothing."""
     books.ledger.ensure_category("Freelance", "Income")
     books.add("Checking", "2025-05-20", "400.00", "INVOICE 17", category="Freelance")
+    books.account("Sapphire", "credit_card")  # nothing in the name says card: the file's account_type does
+    paris = books.add("Sapphire", "2025-05-21", "-27.50", "PARIS SHOP")
+    with books.ledger.write() as conn:
+        conn.execute("UPDATE transactions SET original_amount = -2500, original_currency = 'EUR' WHERE id = ?", (paris,))
     path = _write(books, tmp_path, "csv")
     with Ledger(tmp_path / "rebuilt.db") as rebuilt:
         summary = import_file(rebuilt, path)
         assert summary.format == "wilson"
+        assert rebuilt.account("Sapphire")["type"] == "credit_card"
+        assert rebuilt.query("SELECT original_amount, original_currency FROM transactions WHERE original_amount IS NOT NULL") == [
+            {"original_amount": -2500, "original_currency": "EUR"}]
         assert rebuilt.category("Freelance")["kind"] == "income"  # `Income:Freelance`, not a new expense
         assert rebuilt.scalar("SELECT DISTINCT category_source FROM transactions WHERE category_id IS NOT NULL") == "user"
         assert summary.added == summary.rows_read == len(_without_ids(path.read_text())) - 1

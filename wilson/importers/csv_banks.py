@@ -235,6 +235,10 @@ FORMATS = [
     Dialect(
         "wilson",  # Wilson's own `export --format csv`, so a ledger can be rebuilt from it or moved
         (
+            (
+                "id", "date", "account", "description", "payee", "amount", "currency", "category", "notes", "category_path", "splits",
+                "account_type", "original_amount", "original_currency",
+            ),
             ("id", "date", "account", "description", "payee", "amount", "currency", "category", "notes", "category_path", "splits"),
             ("id", "date", "account", "description", "payee", "amount", "currency", "category", "notes"),  # before category_path
             ("date", "account", "description", "payee", "amount", "currency", "category"),  # edited: `id`, `notes` gone
@@ -242,7 +246,8 @@ FORMATS = [
         {
             "date": "date", "description": "original", "payee": "ledger_payee", "account": "ledger_account", "amount": "amount",
             "currency": "currency", "category": "category", "category_path": "category", "notes": "notes",  # the path wins
-            "splits": "ledger_splits",
+            "splits": "ledger_splits", "account_type": "account_type", "original_amount": "original_amount",
+            "original_currency": "original_currency",
         },
         AccountInfo(),
         day_first=None,

@@ -26,7 +26,7 @@ from wilson.importers.csv_headers import (
 from wilson.importers.csv_read import has_long_line, read_records, read_rows, uniform_columns
 from wilson.importers.dates import DMY, DateColumn, infer_date_format
 from wilson.importers.model import (
-    ImportRefused, ParsedAccount, ParsedRows, ParseResult, ParsedSplit, RowError, payee_of, per_distinct, squeeze,
+    ACCOUNT_TYPES, ImportRefused, ParsedAccount, ParsedRows, ParseResult, ParsedSplit, RowError, payee_of, per_distinct, squeeze,
 )
 from wilson.money import AmountError, exponent, guess_decimal_separator, parse_amount, to_minor
 
@@ -1103,8 +1103,21 @@ class _Conversion:
             name, number = (key, None) if named else (None, key)
             if info.name:
                 name = f"{info.name} {key}" if self.layout.account_is_name or len(seen) > 1 else info.name
-            accounts.append(ParsedAccount(key, name, kind, info.institution, number, own, not self.currency_guessed))
+            accounts.append(ParsedAccount(key, name, self._stated_types.get(key, kind), info.institution, number, own, not self.currency_guessed))
         return accounts
+
+    @cached_property
+    def _stated_types(self) -> dict[str, str]:
+        """Each account's type where a column states it (Wilson's own export): a card named
+        `Sapphire` stays a card, its balance owed, when a ledger is rebuilt from the file."""
+        type_i, account_i = self.layout.single.get("account_type"), self.layout.single.get("account")
+        if type_i is None or account_i is None:
+            return {}
+        stated: dict[str, Counter[str]] = {}
+        for key, kind in zip(self.columns[account_i], self.columns[type_i]):
+            if kind.strip().lower() in ACCOUNT_TYPES:
+                stated.setdefault(key.strip(), Counter())[kind.strip().lower()] += 1
+        return {key: kinds.most_common(1)[0][0] for key, kinds in stated.items()}
 
     @cached_property
     def _preamble_account(self) -> tuple[str | None, str | None, bool]:

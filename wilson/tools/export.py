@@ -27,7 +27,10 @@ FORMATS = ("csv", "json", "beancount", "ledger")
 EXTENSIONS = {"csv": "csv", "json": "json", "beancount": "beancount", "ledger": "journal"}
 # `category_path` (`Income:Freelance`) lets an import put a category back under its parent, of its
 # kind; `splits` (JSON, only on split rows) keeps a split transaction one row and its parts whole.
-CSV_COLUMNS = ("id", "date", "account", "description", "payee", "amount", "currency", "category", "notes", "category_path", "splits")
+CSV_COLUMNS = (
+    "id", "date", "account", "description", "payee", "amount", "currency", "category", "notes", "category_path", "splits",
+    "account_type", "original_amount", "original_currency",  # so an import of the file puts them back
+)
 
 
 @dataclass
@@ -111,6 +114,8 @@ def _plain_row(row: dict) -> dict:
         "payee": row["payee"] or "", "amount": money(row["amount"], row["currency"]), "currency": row["currency"],
         "category": row["category_path"][-1] if row["category_path"] else "", "notes": row["notes"] or "",
         "category_path": ":".join(row["category_path"]) if row["category_path"] else "",
+        "account_type": row["account"]["type"], "original_currency": row["original_currency"] or "",
+        "original_amount": money(row["original_amount"], row["original_currency"]) if row["original_amount"] is not None else "",
     }
 
 
@@ -118,7 +123,9 @@ def _json(rows: list[dict], splits: dict[int, list[dict]], block: dict) -> str:
     items = []
     for row in rows:
         item = _plain_row(row) | {"category_path": ":".join(row["category_path"]) if row["category_path"] else None,
-                                  "transfer_id": row["transfer_id"]}
+                                  "transfer_id": row["transfer_id"], "original_amount": None, "original_currency": None}
+        if row["original_amount"] is not None:
+            item |= {"original_amount": money(row["original_amount"], row["original_currency"]), "original_currency": row["original_currency"]}
         if row["id"] in splits:
             item["splits"] = _parts(row, splits[row["id"]], itemgetter(-1))
         items.append(item)
