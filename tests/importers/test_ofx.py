@@ -119,7 +119,7 @@ def test_latin1_qfx_without_blank_line_after_header() -> None:
 def test_decimal_error_gives_row_errors_not_a_traceback() -> None:
     result = parse("ofxparse/decimal_error.ofx")
     assert result.transactions == []
-    assert [(e.line, e.column) for e in result.errors] == [(34, "DTPOSTED"), (34, "TRNAMT")]
+    assert [(e.line, e.column) for e in result.errors] == [(36, "DTPOSTED"), (37, "TRNAMT")]  # each bad field's own line
     assert "201120000000" in result.errors[0].message and "$120" in result.errors[1].message
     assert result.accounts[0].currency == "CAD"
 

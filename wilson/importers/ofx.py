@@ -376,6 +376,9 @@ class _OfxParser:
             node = fields.get(tag)
             return node.text or "" if node else ""
 
+        def line_of(*tags: str) -> int:  # a bad field's own line, the row's when it is missing
+            return next((self.line(fields[tag].pos) for tag in tags if tag in fields), line)
+
         # A correction names the FITID of a row sent before: REPLACE it with this row, or DELETE it.
         action, corrected = text("CORRECTACTION").upper(), text("CORRECTFITID")
         if corrected and action in ("REPLACE", "DELETE") and (action == "DELETE" or corrected != text("FITID")):
@@ -388,12 +391,12 @@ class _OfxParser:
             posted = _date(text("DTPOSTED") or text("DTUSER") or text("DTTRAN"))
         except ValueError:
             raw = text("DTPOSTED") or text("DTUSER") or text("DTTRAN")
-            errors.append(RowError(line, f"invalid date {raw!r}" if raw else "no date (DTPOSTED)", column="DTPOSTED"))
+            errors.append(RowError(line_of("DTPOSTED", "DTUSER", "DTTRAN"), f"invalid date {raw!r}" if raw else "no date (DTPOSTED)", column="DTPOSTED"))
         row = ParsedTransaction(posted=date.min, amount=0, description="", line=line, account_key=account.key)
         try:
             self.amounts(row, text("TRNAMT"), fields, account.currency)
         except (AmountError, ArithmeticError):
-            errors.append(RowError(line, f"invalid amount {text('TRNAMT')!r}", column="TRNAMT"))
+            errors.append(RowError(line_of("TRNAMT"), f"invalid amount {text('TRNAMT')!r}", column="TRNAMT"))
         if errors:
             self.result.errors.extend(errors)
             return None
