@@ -77,6 +77,9 @@ def test_balances_carry_forward_and_estimate_when_unknown(hard_books):
     accounts = {row["account"]: row for row in result["accounts"]}
     checking = D("5000.00") + D("15.00") - D("1.00") - D("500.00") - D("300.00")  # rows after 2025-06-05
     assert accounts["Checking"]["balance"] == str(checking) and accounts["Checking"]["stated"] == "5000.00"
+    last_row = hard_books.ledger.scalar("SELECT MAX(posted) FROM transactions WHERE account_id = ? AND pending = 0",
+                                        (hard_books.accounts["Checking"]["id"],))
+    assert (accounts["Checking"]["as_of"], accounts["Checking"]["stated_as_of"]) == (last_row, "2025-06-05")  # the figure's own date
     assert accounts["Savings"] == {"account": "Savings", "type": "savings", "currency": "USD", "liability": False,
                                    "balance": "1500.00", "as_of": "2025-06-15", "source": "manual"}
     assert accounts["Visa"]["liability"] is True and accounts["Visa"]["balance"] == "-400.00"

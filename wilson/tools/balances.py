@@ -26,6 +26,8 @@ def known_balances(ledger: Ledger, account_id: int | None = None) -> list[dict]:
         SELECT a.id, a.name, a.type, a.currency, a.balance, a.balance_date, a.balance_source,
                (SELECT COALESCE(SUM(t.amount), 0) FROM transactions t
                  WHERE t.account_id = a.id AND t.pending = 0 AND t.posted > a.balance_date) AS since,
+               (SELECT MAX(t.posted) FROM transactions t
+                 WHERE t.account_id = a.id AND t.pending = 0 AND t.posted > a.balance_date) AS since_until,
                (SELECT COALESCE(SUM(t.amount), 0) FROM transactions t
                  WHERE t.account_id = a.id AND t.pending = 0) AS all_rows,
                (SELECT COUNT(*) FROM transactions t WHERE t.account_id = a.id AND t.pending = 0) AS rows
@@ -50,8 +52,8 @@ def _account_entry(row: dict) -> dict:
                                "basis": f"sum of {row['rows']} imported transactions; the opening balance is unknown"})
         return entry
     entry.update(balance=money(current_balance(row), currency), as_of=row["balance_date"], source=row["balance_source"])
-    if row["since"]:
-        entry["stated"] = money(row["balance"], currency)
+    if row["since"]:  # the figure holds the later rows: it is as of the last of them
+        entry.update(as_of=row["since_until"], stated=money(row["balance"], currency), stated_as_of=row["balance_date"])
         entry["carried_forward"] = f"stated balance plus {money(row['since'], currency)} of posted rows after {row['balance_date']}"
     return entry
 
