@@ -1095,3 +1095,13 @@ def test_qif_categories_are_the_users_own(tmp_path: Path) -> None:
     with Ledger() as ledger:
         import_file(ledger, write(tmp_path, "q.qif", "D1/4/25\nT-24.00\nPTARGET\nLHousehold\n^\n", "!Type:Bank\n"))
         assert ledger.query("SELECT category_source FROM transactions") == [{"category_source": "user"}]
+
+
+def test_a_hold_marked_pending_in_its_text_is_settled_by_its_posted_row_with_a_tip(tmp_path: Path) -> None:
+    held = ofx([]).replace("</BANKTRANLIST>", "</BANKTRANLIST><BANKTRANLISTP><STMTTRNP><TRNTYPE>DEBIT<DTTRAN>20250109"
+                           "<TRNAMT>-40.00<NAME>BISTRO PENDING</STMTTRNP></BANKTRANLISTP>")
+    posted = ofx([("20250111", "-46.00", "T4", "BISTRO")])
+    with Ledger() as ledger:
+        assert import_file(ledger, write(tmp_path, "a.ofx", held, header="")).pending_added == 1
+        assert import_file(ledger, write(tmp_path, "b.ofx", posted, header="")).pending_replaced == 1
+        assert [(r["amount"], r["pending"]) for r in rows(ledger)] == [(-4600, 0)]

@@ -280,11 +280,11 @@ def _not_yet_posted(ledger: Ledger, account_id: int, rows: NewRows) -> Sequence[
         (account_id, min(rows.posted[i] for i in pending), _shift(max(rows.posted[i] for i in pending), PENDING_MATCH_DAYS)),
     ):
         by_amount.setdefault(row["amount"], []).append(row)
-        by_text.setdefault(row["description"].casefold(), []).append(row)
+        by_text.setdefault(_held_text(row["description"]), []).append(row)
     used: set[int] = set()
     gone = set()
     for i in pending:
-        nearby = by_amount.get(rows.amount[i], []) + by_text.get(rows.description[i].casefold(), [])
+        nearby = by_amount.get(rows.amount[i], []) + by_text.get(_held_text(rows.description[i]), [])
         hit = next((
             row for row in nearby
             if row["id"] not in used and 0 <= _days(row["posted"], rows.posted[i]) <= PENDING_MATCH_DAYS
@@ -297,9 +297,17 @@ def _not_yet_posted(ledger: Ledger, account_id: int, rows: NewRows) -> Sequence[
 
 
 def _settles(held: int, booked: int, held_text: str, booked_text: str) -> bool:
-    """Whether a posted row settles a pending one for a different amount: same description and
-    an amount it could settle for."""
-    return held_text.casefold() == booked_text.casefold() and _settled_amount(held, booked)
+    """Whether a posted row settles a pending one for a different amount: same description (but
+    for words marking a hold) and an amount it could settle for."""
+    return _held_text(held_text) == _held_text(booked_text) and _settled_amount(held, booked)
+
+
+_HOLD_WORDS = re.compile(r"\b(?:pending|pend|pre-?auth(?:orization)?|auth(?:orization)?|hold)\b")
+
+
+def _held_text(description: str) -> str:
+    """A description as a hold and its posted row share it: `SHOP D PENDING` settles as `SHOP D`."""
+    return " ".join(_HOLD_WORDS.sub(" ", description.casefold()).split())
 
 
 def _settled_amount(held: int, booked: int) -> bool:
@@ -329,7 +337,7 @@ def _replace_pending(ledger: Ledger, account_id: int, rows: NewRows, fresh: NewR
     for amount, posted, pending, text in zip(fresh.amount, fresh.posted, fresh.pending, fresh.description):
         if not pending:
             booked_on.setdefault(amount, []).append(posted)
-            booked_as.setdefault(text.casefold(), []).append((amount, posted))
+            booked_as.setdefault(_held_text(text), []).append((amount, posted))
     gone = []
     for old in olds:
         if old["fingerprint"] in still_pending:
@@ -337,7 +345,7 @@ def _replace_pending(ledger: Ledger, account_id: int, rows: NewRows, fresh: NewR
         near = partial(_within_match_days, old["posted"])
         confirmed = any(map(near, booked_on.get(old["amount"], ()))) or any(
             near(day) and _settled_amount(old["amount"], amount)
-            for amount, day in booked_as.get(old["description"].casefold(), ())
+            for amount, day in booked_as.get(_held_text(old["description"]), ())
         )
         if confirmed or (rows.lists_pending and (old["posted"] >= low or _days(high, old["posted"]) >= PENDING_STALE_DAYS)):
             gone.append(old)
