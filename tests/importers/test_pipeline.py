@@ -1105,3 +1105,18 @@ def test_a_hold_marked_pending_in_its_text_is_settled_by_its_posted_row_with_a_t
         assert import_file(ledger, write(tmp_path, "a.ofx", held, header="")).pending_added == 1
         assert import_file(ledger, write(tmp_path, "b.ofx", posted, header="")).pending_replaced == 1
         assert [(r["amount"], r["pending"]) for r in rows(ledger)] == [(-4600, 0)]
+
+
+def test_a_quiet_statement_beside_a_busy_one_still_updates_its_accounts_balance(tmp_path: Path) -> None:
+    savings = ofx([("20250110", "-5.00", "S1", "FEE")]).replace("<ACCTID>555123<ACCTTYPE>CHECKING", "<ACCTID>444<ACCTTYPE>SAVINGS")
+    quiet = savings.split("<STMTTRNRS>")[1].split("</STMTTRNRS>")[0].replace(
+        "<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20250110<TRNAMT>-5.00<FITID>S1<NAME>FEE</STMTTRN>", "").replace(
+        "<BALAMT>1000.00<DTASOF>20250131", "<BALAMT>1002.50<DTASOF>20250228")
+    both = ofx([("20250205", "-10.00", "C1", "SHOP")]).replace("</STMTTRNRS>", f"</STMTTRNRS><STMTTRNRS>{quiet}</STMTTRNRS>", 1)
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "sav.ofx", savings, header=""))
+        batch = import_file(ledger, write(tmp_path, "both.ofx", both, header="")).batch_id
+        balance = "SELECT balance, balance_date FROM accounts WHERE number = '444'"
+        assert ledger.query_one(balance) == {"balance": 100250, "balance_date": "2025-02-28"}
+        undo_batch(ledger, batch)
+        assert ledger.query_one(balance) == {"balance": 100000, "balance_date": "2025-01-31"}

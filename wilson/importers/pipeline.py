@@ -164,7 +164,7 @@ def _import_file(
             superseded = [(accounts[key]["id"], bank_id) for key, bank_id in result.superseded if key in accounts]
             outcome = record_import(ledger, batch, new_rows, _preparer(categorize), superseded)
             summary.warnings += _strangers(overlap, outcome.duplicates)
-            summary.warnings += _apply_balances(ledger, balances, accounts, changes)
+            summary.warnings += _apply_balances(ledger, balances, accounts | _idle_accounts(ledger, result, accounts, account), changes)
             note_account_changes(ledger, outcome.batch_id, changes)
             for counted in fields(ImportOutcome):
                 setattr(summary, counted.name, getattr(outcome, counted.name))
@@ -212,6 +212,20 @@ def _keys_in_order(result: ParseResult, rows: ParsedRows) -> list[str]:
     default = _default_key(result)
     used = {key or default for key in set(rows.column("account_key"))}
     return [a.key for a in result.accounts if a.key in used]
+
+
+def _idle_accounts(ledger: Ledger, result: ParseResult, accounts: dict[str, dict], named: str | None) -> dict[str, dict]:
+    """Accounts the ledger holds whose statement in the file has a balance but no rows (a quiet
+    month's savings beside the checking statement): their balance is news all the same."""
+    if named:
+        return {}
+    idle = {}
+    for parsed in result.accounts:
+        if parsed.key not in accounts and parsed.number and parsed.balance is not None and parsed.balance_date:
+            found = ledger.account_by_number(parsed.number, parsed.currency.upper() if parsed.currency_stated else None)
+            if found:
+                idle[parsed.key] = found
+    return idle
 
 
 def _default_key(result: ParseResult) -> str:
