@@ -106,8 +106,8 @@ def test_json_carries_splits_and_transfers(books, tmp_path):
     data = json.loads(_write(books, tmp_path, "json").read_text(encoding="utf-8"))
     assert data["covered"]["transactions"] == len(data["transactions"])
     costco = next(t for t in data["transactions"] if t["description"] == "COSTCO")
-    assert costco["splits"] == [{"amount": "-60.00", "category": "Groceries", "memo": None},
-                                {"amount": "-30.00", "category": "Household", "memo": "towels"}]
+    assert costco["splits"] == [{"amount": "-60.00", "category": "Groceries", "memo": None, "category_path": "Food:Groceries"},
+                                {"amount": "-30.00", "category": "Household", "memo": "towels", "category_path": "Shopping:Household"}]
     assert costco["category_path"] == "Food:Groceries"
     legs = [t for t in data["transactions"] if t["description"].startswith("CARD PAYMENT")]
     assert {t["id"] for t in legs} == {t["transfer_id"] for t in legs}

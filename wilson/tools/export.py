@@ -127,7 +127,10 @@ def _json(rows: list[dict], splits: dict[int, list[dict]], block: dict) -> str:
         if row["original_amount"] is not None:
             item |= {"original_amount": money(row["original_amount"], row["original_currency"]), "original_currency": row["original_currency"]}
         if row["id"] in splits:
-            item["splits"] = _parts(row, splits[row["id"]], itemgetter(-1))
+            item["splits"] = [  # named as the rows are: the leaf, and the path that tells leaves apart
+                part | {"category_path": ":".join(s["path"]) if s["path"] else None}
+                for part, s in zip(_parts(row, splits[row["id"]], itemgetter(-1)), splits[row["id"]])
+            ]
         items.append(item)
     return json.dumps({"covered": block, "transactions": items}, ensure_ascii=False, indent=1) + "\n"
 
