@@ -913,3 +913,74 @@ def test_a_download_of_only_unposted_card_rows_is_pending_when_recent() -> None:
     rows = "".join(f"{today - timedelta(days=ago):%m/%d/%Y},,SPOTIFY USA,-9.99\n" for ago in (1, 3, 40))
     result = parse_text("Transaction Date,Posting Date,Description,Amount\n" + rows)
     assert [t.pending for t in result.transactions] == [True, True, False]
+
+
+# ------------------------------------------------------------- layouts from bank2ynab's configuration
+
+
+def read_inline(tmp_path, text: str, name: str = "export.csv") -> ParseResult:
+    from wilson.importers.formats import parse_file
+
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return parse_file(path)
+
+
+def test_swedbank_balance_and_turnover_lines_in_latvian_are_not_transactions(tmp_path) -> None:
+    head = '"Klienta konts";"Ieraksta tips";"Datums";"Saņēmējs/Maksātājs";"Informācija saņēmējam";"Summa";"Valūta";"Debets/Kredīts"\n'
+    rows = [("10", "01.03.2024", "", "Sākuma atlikums", "5000,00", "K"), ("20", "02.03.2024", "Rimi", "Pirkums Rimi", "4,50", "D"),
+            ("20", "09.03.2024", "Alga", "Alga SIA Firma", "2500,00", "K"), ("82", "31.03.2024", "", "Apgrozījums", "4,50", "D"),
+            ("82", "31.03.2024", "", "Apgrozījums", "2500,00", "K"), ("86", "31.03.2024", "", "Beigu atlikums", "7495,50", "K"),
+            ("900", "31.03.2024", "", "Uzkrātie procenti", "0,00", "K")]
+    body = "".join(f'"LV12HABA0551012345678";"{t}";"{d}";"{p}";"{i}";"{a}";"EUR";"{f}"\n' for t, d, p, i, a, f in rows)
+    assert [t.amount for t in read_inline(tmp_path, head + body).transactions] == [-450, 250000]
+
+
+def test_tatra_bankas_debet_and_kredit_words_sign_the_amounts(tmp_path) -> None:
+    result = read_inline(tmp_path, (
+        "Číslo účtu,Dátum,Suma,Mena,Typ,Protistrana,Popis\n"
+        "SK3111000000001234567890,02.03.2024,4.50,EUR,Debet,Billa,Platba Billa\n"
+        "SK3111000000001234567890,05.03.2024,1234.56,EUR,Debet,Nájom,Platba Nájom\n"
+        "SK3111000000001234567890,09.03.2024,2500.00,EUR,Kredit,Mzda,Platba Mzda\n"
+    ))
+    assert [t.amount for t in result.transactions] == [-450, -123456, 250000]
+
+
+def test_a_spaced_out_closing_balance_line_is_not_income(tmp_path) -> None:
+    result = read_inline(tmp_path, (
+        '"Data","Dependencia Origem","Histórico","Data do Balancete","Número do documento","Valor",\n'
+        '"29/02/2024","","Saldo Anterior","","0","5000.00",\n"02/03/2024","","Padaria","","100","-4.50",\n'
+        '"09/03/2024","","Salário","","101","2500.00",\n"31/03/2024","","S A L D O","","0","7495.50",\n'
+    ))
+    assert [t.amount for t in result.transactions] == [-450, 250000]
+
+
+def test_a_german_card_statement_is_told_by_its_payment_thanks(tmp_path) -> None:
+    result = read_inline(tmp_path, (
+        "Karteninhaber;Belegdatum;Buchungsdatum;Beschreibung;Betrag;Währung\n"
+        "Max Mustermann;02.03.2024;02.03.2024;REWE Markt GmbH;4,50;EUR\n"
+        "Max Mustermann;05.03.2024;05.03.2024;Lufthansa;1.234,56;EUR\n"
+        "Max Mustermann;14.03.2024;14.03.2024;Zahlung Danke / Gutschrift;-1.500,00;EUR\n"
+    ))
+    assert [t.amount for t in result.transactions] == [-450, -123456, 150000] and result.accounts[0].type == "credit_card"
+
+
+def test_deutsche_bank_footers_counterparties_and_foreign_amounts(tmp_path) -> None:
+    account = read_inline(tmp_path, (
+        "Old balance:;;;;5,000.00;EUR\n"
+        "Booking date;Value date;Transaction Type;Beneficiary / Originator;Payment Details;Debit;Credit;Currency\n"
+        "03/02/2024;03/02/2024;Debit Card Payment;REWE Markt GmbH;Ref 1;-4.50;;EUR\n"
+        "03/14/2024;03/14/2024;SEPA Credit Transfer from;Gehalt Musterfirma GmbH;Ref 2;;2,500.00;EUR\n"
+        "Account balance;;;;;;7,495.50;EUR\n"
+    ))
+    assert [(t.posted, t.amount) for t in account.transactions] == [(date(2024, 3, 2), -450), (date(2024, 3, 14), 250000)]
+    assert account.transactions[0].description.startswith("REWE Markt GmbH") and not account.errors
+    card = read_inline(tmp_path, (
+        "Credit card transactions Deutsche Bank Card Plus\nCard number: 5311 XXXX XXXX 1234\n\n"
+        "Voucher date;Date of receipt;Reason for payment;Foreign currency;Amount;Exchange rate;Amount;Currency\n"
+        "03/02/2024;03/04/2024;REWE Markt GmbH;;;;-4.50;EUR\n"
+        "03/05/2024;03/06/2024;AMAZON.COM;USD;-20.00;1.08;-18.52;EUR\n"
+        "Total;;;;;;-23.02;EUR\n"
+    ), "card.csv")
+    assert [(t.posted, t.amount, t.original_amount, t.original_currency) for t in card.transactions] == [
+        (date(2024, 3, 4), -450, None, None), (date(2024, 3, 6), -1852, -2000, "USD")]

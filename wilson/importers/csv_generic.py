@@ -49,7 +49,7 @@ _MONEY_IN = re.compile(
 # How a card statement names the holder's payment; the bank side says `CARD AUTOPAY`, `EPAYMENT`.
 _CARD_PAYMENT = re.compile(
     r"(?:payment|pymt|pmt).{0,24}thank\b|(?:payment|pymt|pmt) received|pagamento rece?bido|pago recibido|paiement re[cç]u|zahlung erhalten|"
-    r"betaling ontvangen|pagamento ricevuto",
+    r"betaling ontvangen|pagamento ricevuto|zahlung.{0,3}danke|danke f(?:ü|ue)r ihre zahlung",
     re.I,
 )
 HOLDER_SHARE = 0.8  # of the rows naming parties that must name one person for it to be the holder
@@ -62,7 +62,7 @@ DIRECTION_WORDS = {
     "d": -1, "dr": -1, "debit": -1, "s": -1, "soll": -1, "outflow": -1, "kiadas": -1, "withdrawal": -1, "-": -1, "af": -1, "debet": -1,
     "c": 1, "k": 1, "cr": 1, "credit": 1, "h": 1, "haben": 1, "inflow": 1, "bevetel": 1, "deposit": 1, "+": 1, "bij": 1,
     "i": 1, "in": 1, "o": -1, "out": -1,  # In/Out flags
-    "refund": 1, "debito": -1, "débito": -1, "credito": 1, "crédito": 1,
+    "refund": 1, "debito": -1, "débito": -1, "credito": 1, "crédito": 1, "kredit": 1,  # Tatra banka: `Debet`/`Kredit`
 }
 _WORD = re.compile(r"[^\W\d_]{4,}")
 _UNITS = re.compile(r"\([^)\d]*\)")  # `(EUR)` under a header name
@@ -86,7 +86,11 @@ _REVERTED = re.compile(
 _SUMMARY = re.compile(
     r"(opening|closing|beginning|ending|starting|previous|new) balance\b|turnover$|anfangssaldo|endsaldo|tagessaldo|"
     r"schlusssaldo|saldo (alt|neu|anfang|ende)|solde (initial|final|precedent|au)|kontostand (alt|neu|vom|am)|"
-    r"(alter|neuer|aktueller) kontostand|kontostand\b(?:\s*(?:in\s+)?[a-z]{3})?\s*:?\s*$|#?saldo (koncowe|końcowe|poczatkowe|początkowe)|saldo (anterior|inicial|final|total|do dia|del dia|contabil[ií]stico|dispon[ií]vel)",
+    r"(alter|neuer|aktueller) kontostand|kontostand\b(?:\s*(?:in\s+)?[a-z]{3})?\s*:?\s*$|#?saldo (koncowe|końcowe|poczatkowe|początkowe)|saldo (anterior|inicial|final|total|do dia|del dia|contabil[ií]stico|dispon[ií]vel)|"
+    r"account balance:?$|accrued interest$|s ?a ?l ?d ?o:?$|saldo (iniziale|finale|contabile)|beginsaldo|eindsaldo|"
+    # Swedbank's Baltic and Swedish statements, and the Nordic words: opening, closing, turnover, accrued interest
+    r"(s[aā]kuma|beigu) atlikums|apgroz[iī]jums$|uzkr[aā]tie procenti$|algsaldo|l[oõ]ppsaldo|k[aä]ive$|(pradinis|galutinis) likutis|"
+    r"apyvarta$|sukauptos pal[uū]kanos|(ing[aå]ende|inng[aå]ende|utg[aå]ende) saldo|oms[aä]ttning$|upplupen r[aä]nta|alkusaldo|loppusaldo",
     re.I,
 )
 # Either, in one C-level pass over a column of 100k distinct descriptions.
@@ -218,6 +222,8 @@ def layout_from_header(cells: list[str]) -> Layout:
                 layout.kinds.append(index)
             if role == "amount" and "amount" in best and _other_currency(cells[best["amount"][1]], cell):
                 role = "amount_alt"  # RBC: `CAD$` and `USD$`, each row filled in one of them
+            elif role == "amount" and index and "foreign" in normalise_header(cells[index - 1]).split():
+                role = "original_amount"  # Deutsche Bank's card: `Foreign currency;Amount;…;Amount;Currency`
             if role not in best or prio < best[role][0]:
                 best[role] = (prio, index)
     layout.dates = [i for _, i in sorted(dates)]

@@ -17,18 +17,19 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     "date:0": (
         "posting date", "posted date", "post date", "booking date", "date processed", "completed date", "date posted",
         "date completed", "run date", "settled date", "posted transactions date", "datum des abschlusses",
+        "date of receipt",  # Deutsche Bank's card statement, beside its `Voucher date`
     ),
     "date:1": (
         "date", "transaction date", "trans date", "started date", "operation date", "created", "created at", "date created",
         "created date", "created utc", "datetime", "date time", "settle date", "settlement date",
-        "date started", "release date", "tran date", "txn date", "startdatum",
+        "date started", "release date", "tran date", "txn date", "startdatum", "voucher date",
     ),
     "date:2": ("value date", "valuedate", "value dat", "value dt"),
     "date:3": ("time",),  # Up: `Time` holds the date and time of the purchase; elsewhere a time beside a date
     "payee": (
         "payee", "beneficiary", "payee name", "merchant", "merchant name", "counterparty", "counter party",
         "counterparty name", "counteraccount name", "name", "from", "to", "name of sender receiver", "partner name",
-        "other party",
+        "other party", "beneficiary originator", "originator", "payer payee", "beneficiary payer",  # Deutsche Bank: `Beneficiary / Originator`
     ),
     "text": (
         "description", "details", "memo", "narrative", "particulars", "transaction details",
@@ -36,6 +37,7 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
         "message for payee", "memo description", "avisierungstext", "title", "text", "narration", "sub description",
         "action", "message", "transaction remarks", "remarks", "comment", "source destination",
         "transactions",  # Nationwide's older current account and its credit card
+        "reason for payment",
     ),
     "original": ("original description", "original statement", "statement description"),  # beside a bank's cleaned name
     "amount": (
