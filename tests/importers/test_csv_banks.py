@@ -390,3 +390,18 @@ def test_a_dialect_named_with_format_reads_a_file_without_its_header_by_the_gene
     path.write_text("Trans. Date,Description,Amount\n03/15/2025,SHELL OIL,40.00\n")  # Discover without Post Date
     result = parse_file(path, "discover")
     assert (result.format, [t.amount for t in result.transactions]) == ("discover", [-4000])
+
+
+def test_wises_transfer_history_books_finished_transfers_by_direction_with_the_other_party(tmp_path) -> None:
+    path = tmp_path / "transaction-history.csv"
+    path.write_text(
+        "ID,Status,Direction,Created on,Finished on,Source fee amount,Source fee currency,Target fee amount,Target fee currency,"
+        "Source name,Source amount (after fees),Source currency,Target name,Target amount (after fees),Target currency,Exchange rate,Reference,Batch\n"
+        "TRANSFER-1,COMPLETED,OUT,2024-03-02 10:11:12,2024-03-02 10:11:13,0.35,GBP,,,Jane Smith,4.50,GBP,TESCO STORES,4.50,GBP,1.0,,\n"
+        "TRANSFER-2,CANCELLED,OUT,2024-03-14 10:11:12,,0.00,GBP,,,Jane Smith,1234.56,GBP,LANDLORD LTD,1234.56,GBP,1.0,,\n"
+        "TRANSFER-3,COMPLETED,IN,2024-03-15 10:11:12,2024-03-15 10:11:12,0.00,GBP,,,ACME LTD,2500.00,GBP,Jane Smith,2500.00,GBP,1.0,,\n"
+    )
+    result = parse_file(path)
+    assert result.format == "wise_transfers" and result.skipped_reverted == 1
+    assert [(t.posted, t.amount, t.description, t.bank_id) for t in result.transactions] == [
+        (date(2024, 3, 2), -485, "TESCO STORES", "TRANSFER-1"), (date(2024, 3, 15), 250000, "ACME LTD", "TRANSFER-3")]

@@ -233,6 +233,19 @@ FORMATS = [
         AccountInfo("Cash App", "checking", "Cash App"),
     ),
     Dialect(
+        "wise_transfers",  # Wise's transfer history (`transaction-history.csv`), one row per transfer
+        (("ID", "Status", "Direction", "Created on", "Finished on"),),
+        {
+            # Finished first: a transfer not finished has not moved money (CANCELLED ones never will).
+            "Finished on": "date", "Created on": "date", "Status": "status", "Direction": "direction",
+            # The other party: the holder's own name fills the other column on every row, and is left out.
+            "Target name": "payee", "Source name": "payee", "Reference": "text",
+            "Source amount (after fees)": "amount", "Source fee amount": "fee", "Source currency": "currency", "ID": "bank_id",
+        },
+        AccountInfo("Wise", "checking", "Wise"),
+        day_first=None,
+    ),
+    Dialect(
         "wilson",  # Wilson's own `export --format csv`, so a ledger can be rebuilt from it or moved
         (
             (

@@ -258,8 +258,10 @@ def layout_from_roles(cells: list[str], roles: dict[str, str], booked_first: boo
         i = index[name.casefold()] if isinstance(name, str) else name
         if role == "date":
             layout.dates.append(i)
-        elif role == "text":
+        elif role in ("text", "payee"):
             layout.texts.append(i)
+            if role == "payee":
+                layout.payees.append(i)
         elif role in ("account_name", "ledger_account"):
             layout.single["account"] = i
             layout.account_is_name = True
