@@ -26,6 +26,7 @@ from wilson.importers.dates import infer_date_format
         (["20240131"], False, [date(2024, 1, 31)]),
         (["Jan 5, 2024"], False, [date(2024, 1, 5)]),
         (["05. Mär 2024", "1 Okt 2024"], True, [date(2024, 3, 5), date(2024, 10, 1)]),
+        (["02-03-2024 / 00:00", "15-03-2024 / 13:45"], False, [date(2024, 3, 2), date(2024, 3, 15)]),  # NETELLER
     ],
 )
 def test_column_formats(values: list[str], day_first: bool, expected: list[date]) -> None:
