@@ -153,3 +153,19 @@ def test_a_column_of_lone_dashes_is_a_placeholder_not_debit_flags() -> None:
     D/C flags, the dashes made every deposit a withdrawal."""
     result = parse_fixture("written/scotia_headerless.csv", "inferred_csv")
     assert [t.amount for t in result.transactions] == [-425, 250000, -4599]
+
+
+def test_whole_forints_beside_a_currency_column_are_the_amount(tmp_path) -> None:
+    """OTP writes no header and no decimals: signed whole numbers next to `HUF` are money."""
+    from wilson.importers.formats import parse_file
+
+    path = tmp_path / "export_otp.csv"
+    path.write_text(
+        '"11773016-12345678";"T";"-450";"HUF";"20240302";"20240302";"Tesco Áruház";"Vásárlás"\n'
+        '"11773016-12345678";"T";"-123456";"HUF";"20240305";"20240305";"Albérlet Kovács";"Vásárlás"\n'
+        '"11773016-12345678";"J";"250000";"HUF";"20240309";"20240309";"Munkabér Cég Kft.";"Jóváírás"\n',
+        encoding="utf-8",
+    )
+    result = parse_file(path)
+    assert [(t.amount, t.currency or result.accounts[0].currency) for t in result.transactions] == [
+        (-45000, "HUF"), (-12345600, "HUF"), (25000000, "HUF")]

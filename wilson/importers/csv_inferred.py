@@ -86,13 +86,18 @@ def _roles(columns: list[list[str]]) -> dict[int, str] | None:
     """Dates, money, a D/C flag, a currency code and the wordiest text column, by position."""
     roles: dict[int, str] = {}
     money: list[int] = []
+    # Whole amounts (forints, yen) are money beside a currency column when some are negative: an id
+    # or a code column is neither signed nor next to a currency.
+    priced = any(_mostly(map(currency_code, cells), len(cells)) for cells in columns if any(cells))
     for i, cells in enumerate(columns):
         filled = [c for c in cells if c]
         if not filled:
             continue
         if _mostly(_dates_read(cells), len(cells)):
             roles[i] = "date"
-        elif _mostly(map(_MONEY.fullmatch, filled), len(filled)) and any(map(_DECIMALS.search, filled)):
+        elif _mostly(map(_MONEY.fullmatch, filled), len(filled)) and (
+            any(map(_DECIMALS.search, filled)) or (priced and any(c.lstrip("(").startswith("-") for c in filled))
+        ):
             money.append(i)
         elif _mostly((c.lower() in DIRECTION_WORDS for c in cells), len(cells)) and set(filled) - {"-"}:
             roles[i] = "direction"  # a column of lone dashes is a placeholder (Scotiabank's), not a flag
