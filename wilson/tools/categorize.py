@@ -19,7 +19,7 @@ from wilson.ledger import Ledger
 from wilson.ledger.imports import NewRows
 from wilson.ledger.rules import RuleSet
 from wilson.tools.common import Period, clamp_limit, covered, money, period, resolve_account
-from wilson.tools.merchants import merchant_category
+from wilson.tools.merchants import default_category
 from wilson.tools.registry import ToolContext, tool
 
 SOURCES = ("rule", "learned", "merchant", "model")
@@ -52,7 +52,7 @@ class AutoCategorizer:
         rule = self.rules.first_match(description, payee, amount)
         if rule is not None:
             return rule.category_id, "rule" if rule.source == "user" else "learned"
-        name = merchant_category(description, payee, amount)
+        name = default_category(description, payee, amount)
         if name and name.casefold() in self.ids_by_name:
             return self.ids_by_name[name.casefold()], "merchant"
         return None
@@ -88,11 +88,15 @@ class AutoCategorizer:
     def _by_payee_first(self, rows: NewRows, amounts: list[int]) -> list[tuple[int | None, str | None]]:
         """When no rule reads the description, a row's payee decides it unless no rule or merchant
         knows the payee: a few hundred payees answer for 100k descriptions that each carry their
-        own reference number. Only the rest are matched on their description."""
+        own reference number. Only the rest are matched on their description, money in with its
+        payee as well: whether money in from a merchant is a refund or pay may rest on a word only
+        one of them has, so the payee alone never decides that (see `default_category`)."""
         found = per_distinct(self._decided_by_payee, list(zip(rows.payee, amounts)))
         undecided = [i for i, hit in enumerate(found) if hit is None]
         if undecided:
-            by_text = per_distinct(self._match, [(rows.description[i], None, amounts[i]) for i in undecided])
+            by_text = per_distinct(self._match, [
+                (rows.description[i], rows.payee[i] if amounts[i] > 0 else None, amounts[i]) for i in undecided
+            ])
             for i, hit in zip(undecided, by_text):
                 found[i] = hit
         return found

@@ -5,6 +5,13 @@ cost a model call. Keywords match whole words (case-insensitive) in the descript
 longer keywords are tried first, so "uber eats" beats "uber" and "amazon prime video" beats
 "amazon". Some entries only apply to one direction of money: "interest" paid to you is income,
 an interest charge is a fee.
+
+`default_category` adds two things to the table. A move between the user's own accounts is
+recognised from one side, since the other leg is often never imported: a payment to a card issuer,
+a transfer naming an own account kind, a wallet top-up. Without that, checking's card payments
+count as spending and money back from savings as income. And money in from a merchant whose
+purchases the table files is a refund or return of one of them: it takes the purchase's category,
+so it reduces that spending instead of counting as income.
 """
 
 from __future__ import annotations
@@ -88,9 +95,95 @@ MERCHANTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         "card payment", "credit card payment", "epay", "applecard gsbank", "kreditkartenabrechnung",
     )),
     ("Salary", "in", ("payroll", "salary", "direct dep", "gehalt", "lohn", "adp")),
+    # Earned by spending, not the undoing of one purchase: filed under the merchant's category it
+    # would hide part of what was spent there (and of its budget).
+    ("Other Income", "in", ("cashback", "cash back", "rewards", "reward")),
     ("Interest", "in", ("interest", "zinsen", "int paid")),
     ("Refunds", "in", ("refund", "reversal", "erstattung")),
 )
+
+REFUNDS = "Refunds"  # an income category: only for a refund whose merchant the table does not know
+
+# A card issuer's name, the few words banks put after it, and the payment word: `CAPITAL ONE MOBILE
+# PMT`, `BK OF AMER VISA ONLINE PMT`, `CHASE CREDIT CRD DES:AUTOPAY`, `DISCOVER E-PAYMENT`. Nothing
+# else may come between, so a loan (`CAPITAL ONE AUTO PMT`, `CHASE MORTGAGE PAYMENT`) or a payment
+# app (`CHASE QUICKPAY PAYMENT`) is never one, nor a payment the text says goes to someone.
+_ISSUER = (
+    r"amex|american express|capital one|discover|chase|citi|citicards?|citibank|bank of america|bk of amer|"
+    r"barclaycard|barclays|synchrony|syncb|apple ?card|gsbank|goldman sachs|comenity|credit one|wells fargo|usaa|"
+    r"target (?:card|credit|red ?card)|paypal credit"
+)
+_ISSUER_WORDS = (
+    r"credit|crd|cards?|cc|visa|mastercard|mc|online|mobile|web|internet|ach|electronic|bank|n\.?a|usa?|"
+    r"srvcs?|svcs?|services?|des|ppd"
+)
+_PAYMENT_WORD = r"e?-?payment|e?-?pmt|pymt|paymt|e-?pay|auto ?pay|crcardpmt|ccpymt"
+_SEP = r"[\s.:*/-]+"
+# An own account named by its kind: in full, or abbreviated with its number's ending (`SAV ...7890`).
+_ENDING = r"[\s.#*:x-]*(?:ending(?: in)?[\s.#*:x-]*)?\d{3,}\b"
+_MOVED_TO = r"\b(?:transfer|xfer|trnsfr|tfr)\s+(?:to|from)\s+(?:my\s+)?"
+
+# (transfer category, pattern): a move between the user's own accounts, recognised from either leg.
+# A move the text says goes to or from savings is a Savings Transfer; any other is a Transfer.
+OWN_MONEY_MOVES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("Credit Card Payment", re.compile(
+        rf"\b(?:{_ISSUER})(?:{_SEP}(?:{_ISSUER_WORDS})\b){{0,3}}{_SEP}(?:{_PAYMENT_WORD})\b(?!{_SEP}to\b)"
+        rf"|\bpayment to (?:{_ISSUER})(?: credit)? card\b",
+        re.IGNORECASE,
+    )),
+    ("Savings Transfer", re.compile(rf"{_MOVED_TO}(?:savings\b|money market\b|(?:sav|mma){_ENDING})", re.IGNORECASE)),
+    # Revolut's top-up as the wallet writes it (`Top-Up by *1234`) and as the card paying it does.
+    ("Transfer", re.compile(
+        rf"{_MOVED_TO}(?:checking\b|chequing\b|(?:chk|brokerage){_ENDING})|^\W*top-?\s?up (?:by|from)\b"
+        r"|\brevolut\W*(?:\d{4}|top-?\s?up)\b",
+        re.IGNORECASE,
+    )),
+)
+# Money in that was earned or sent by a person, not a merchant's refund: `AMAZON.COM*1234 PAYROLL`,
+# `ETSY INC DEPOSIT`, `ZELLE FROM JOHN FOR UBER`.
+_EARNED_OR_SENT = re.compile(
+    r"\b(?:payroll|salary|wages?|direct dep|deposit|dep|payouts?|earnings|commission|bonus|dividends?|pension)\b"
+    r"|zelle|venmo|paypal|cash ?app|quickpay",
+    re.IGNORECASE,
+)
+
+
+def default_category(description: str | None, payee: str | None, amount: int) -> str | None:
+    """The built-in category for a row no rule took, or None.
+
+    A move between own accounts comes first, whatever merchant it names: `TARGET CARD PAYMENT`
+    pays a card, it buys nothing. Then the table; money in that the table files under nothing but
+    Refunds is taken as a refund from the merchant it names, if it names one. From a payee alone
+    (no description) such money in is left undecided: the word that says it is pay may be in the
+    description only."""
+    if amount == 0:
+        return None
+    moved = (payee and _own_move(digit_shape(payee))) or (description and _own_move(digit_shape(description)))
+    if moved:
+        return moved
+    found = merchant_category(description, payee, amount)
+    if amount < 0 or found not in (None, REFUNDS):
+        return found
+    if description is None:
+        return None
+    return _refunded(description, payee) or found
+
+
+@lru_cache(maxsize=65_536)
+def _own_move(shape: str) -> str | None:
+    """The transfer category of an own-account move the text describes. Digits only matter as an
+    account's ending, and any ending will do, so this is worked out once per digit shape."""
+    return next((category for category, pattern in OWN_MONEY_MOVES if pattern.search(shape)), None)
+
+
+def _refunded(description: str, payee: str | None) -> str | None:
+    """The spending category of the merchant money in came from: a refund, return or reversal of
+    a purchase there. Pay, a seller's payout or money through a payment app is none of those,
+    whichever merchant it names, so it stays income. Both texts are read: the payee may have left
+    out the word that tells (`AMAZON.COM*1234 PAYROLL` cleans to `Amazon`)."""
+    if any(text and _EARNED_OR_SENT.search(text) for text in (payee, description)):
+        return None
+    return merchant_category(description, payee, -1)
 
 
 @lru_cache(maxsize=None)
