@@ -984,3 +984,23 @@ def test_deutsche_bank_footers_counterparties_and_foreign_amounts(tmp_path) -> N
     ), "card.csv")
     assert [(t.posted, t.amount, t.original_amount, t.original_currency) for t in card.transactions] == [
         (date(2024, 3, 4), -450, None, None), (date(2024, 3, 6), -1852, -2000, "USD")]
+
+
+@pytest.mark.parametrize(("text", "descriptions"), [
+    ("Kontonummer;BLZ;Gegenkonto;Gegenkonto Inhaber;Betrag;Valuta;Datum;Verwendungszweck\n"  # Hibiscus
+     "1234567890;12030000;DE89370400440532013000;REWE Markt GmbH;-4,50;02.03.2024;02.03.2024;Rechnung 4711\n",
+     ["REWE Markt GmbH Rechnung 4711"]),
+    ("Buchung;Valuta;Sender / Empfänger;IBAN;Buchungstext;Verwendungszweck;Betrag\n"  # Consorsbank
+     "02.03.2024;02.03.2024;REWE Markt GmbH;DE89370400440532013000;LASTSCHRIFT;Rechnung 4711;-4,50\n",
+     ["REWE Markt GmbH Rechnung 4711"]),
+    ("Data księgowania;Data waluty;Nadawca / Odbiorca;Tytułem;Kwota operacji;Waluta;Typ operacji\n"  # Pekao
+     "02.03.2024;02.03.2024;Biedronka;Zapłata;-4,50;PLN;TRANSAKCJA KARTĄ\n", ["Biedronka Zapłata"]),
+    ("Data contabile;Data valuta;Addebiti;Accrediti;Divisa;Descrizione operazioni;Causale\n"  # RomagnaBanca
+     "02/03/2024;02/03/2024;4,50;;EUR;Esselunga;PAGAMENTO POS\n", ["Esselunga PAGAMENTO POS"]),
+    ("Timestamp (UTC),Transaction Description,Currency,Amount,Transaction Kind\n"  # Crypto.com
+     "2024-03-02 10:11:12,TESCO STORES 2143,EUR,-4.50,card_purchase\n", ["TESCO STORES 2143"]),
+])
+def test_counterparty_and_description_columns_in_more_languages(tmp_path, text: str, descriptions: list[str]) -> None:
+    result = read_inline(tmp_path, text)
+    assert [t.description for t in result.transactions] == descriptions
+    assert [t.amount for t in result.transactions] == [-450]

@@ -22,7 +22,7 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     "date:1": (
         "date", "transaction date", "trans date", "started date", "operation date", "created", "created at", "date created",
         "created date", "created utc", "datetime", "date time", "settle date", "settlement date",
-        "date started", "release date", "tran date", "txn date", "startdatum", "voucher date",
+        "date started", "release date", "tran date", "txn date", "startdatum", "voucher date", "timestamp",
     ),
     "date:2": ("value date", "valuedate", "value dat", "value dt"),
     "date:3": ("time",),  # Up: `Time` holds the date and time of the purchase; elsewhere a time beside a date
@@ -64,7 +64,7 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     "subcategory": ("subcategory", "sub category"),
     "status": ("status", "state"),
     "notes": ("notes", "note"),
-    "kind": ("type", "transaction type", "type of transaction", "activity"),
+    "kind": ("type", "transaction type", "type of transaction", "activity", "transaction kind"),
     "original_amount": (
         "original amount", "foreign amount", "amount in original currency", "local amount", "orig amount",
         "local currency amount",
@@ -96,6 +96,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "naam tegenpartij bevat", "dane kontrahenta", "maksaja", "maksunsaaja", "nimi", "afsender", "modtager", "navn",
         "tegenrekeninghouder", "odbiorca zleceniodawca", "saaja maksaja", "auftraggeber zahlungsempfanger", "empfanger zahlungspflichtiger",
         "zahlungspflichtige r", "zahlungsempfanger in", "partnername", "nombre", "nome",
+        "gegenkonto inhaber", "sender empfanger", "nadawca odbiorca", "mottagare avsandare", "mottagare",
     ),
     "text": (
         "verwendungszweck", "beschreibung", "omschrijving", "vrije mededeling", "mededelingen", "libelle",
@@ -104,10 +105,11 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "details du mouvement", "detail de l ecriture", "transactie", "communication", "descricao", "opis operacji", "tytul",
         "zprava pro prijemce", "otsikko", "beskrivelse", "poznamka", "beskrivning", "opis transakcji", "opis", "popis",
         "vorgang verwendungszweck", "detalle", "lancamento", "historico", "viesti", "aciklama",
+        "descrizione operazioni", "descrizione completa", "transaktion", "tytulem", "meddelande",
     ),
     "amount": ("betrag", "bedrag", "montant", "importe", "importo", "belopp", "summe", "umsatz", "zauctovana castka", "tranzakcio osszege", "castka", "kwota",
                "belob", "belop", "objem", "maara", "maara euroa", "montant de l operation", "montante", "kwota transakcji",
-               "osszeg", "netto", "valor", "neto", "liquido", "tutar", "islem tutari"),
+               "osszeg", "netto", "valor", "neto", "liquido", "tutar", "islem tutari", "kwota operacji"),
     "amount:1": ("brutto", "bruto"),  # PayPal in German, Spanish, Portuguese: the net is what moved
     "fee": ("gebuhr", "comision", "tarifa"),
     "debit": (
@@ -142,6 +144,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
     "kind": (
         "transaktionstyp", "buchungstext", "mutatiesoort", "typ transakce", "tranzakcio tipusa", "umsatzart", "vorgang",
         "type d operation", "type de transaction", "tipo", "typ", "szczegoly", "typ transakcji", "rodzaj transakcji",
+        "typ operacji",
     ),
     "original_amount": (
         "originalbetrag", "ursprunglicher betrag", "betrag in fremdwahrung", "fremdwahrungsbetrag",
