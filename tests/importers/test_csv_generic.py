@@ -1004,3 +1004,10 @@ def test_counterparty_and_description_columns_in_more_languages(tmp_path, text: 
     result = read_inline(tmp_path, text)
     assert [t.description for t in result.transactions] == descriptions
     assert [t.amount for t in result.transactions] == [-450]
+
+
+def test_dnbs_norwegian_withdrawals_and_deposits_are_in_kroner(tmp_path) -> None:
+    result = read_inline(tmp_path, '"Dato";"Forklaring";"Rentedato";"Uttak";"Innskudd"\n'
+                                   '"02.03.2024";"Rema 1000";"02.03.2024";"4,50";""\n"09.03.2024";"Lønn";"09.03.2024";"";"2500,00"\n')
+    assert [(t.amount, t.description) for t in result.transactions] == [(-450, "Rema 1000"), (250000, "Lønn")]
+    assert result.accounts[0].currency == "NOK"

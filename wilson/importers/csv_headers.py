@@ -85,7 +85,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
                "transactiedatum", "abschlussdatum", "data operazione", "tarih", "islem tarihi"),
     "date:2": (
         "valuta", "valutadatum", "wertstellung", "wertstellungsdatum", "date de valeur", "erteknap", "rentedatum", "valutadag",
-        "fecha valor", "data valuta", "data waluty", "data valor",
+        "fecha valor", "data valuta", "data waluty", "data valor", "rentedato",
     ),
     "payee": (
         "empfanger", "empfaenger", "zahlungsempfanger", "zahlungsempfaenger", "auftraggeber empfanger",
@@ -105,7 +105,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "details du mouvement", "detail de l ecriture", "transactie", "communication", "descricao", "opis operacji", "tytul",
         "zprava pro prijemce", "otsikko", "beskrivelse", "poznamka", "beskrivning", "opis transakcji", "opis", "popis",
         "vorgang verwendungszweck", "detalle", "lancamento", "historico", "viesti", "aciklama",
-        "descrizione operazioni", "descrizione completa", "transaktion", "tytulem", "meddelande",
+        "descrizione operazioni", "descrizione completa", "transaktion", "tytulem", "meddelande", "forklaring",
     ),
     "amount": ("betrag", "bedrag", "montant", "importe", "importo", "belopp", "summe", "umsatz", "zauctovana castka", "tranzakcio osszege", "castka", "kwota",
                "belob", "belop", "objem", "maara", "maara euroa", "montant de l operation", "montante", "kwota transakcji",
@@ -115,12 +115,12 @@ _OTHER: dict[str, tuple[str, ...]] = {
     "debit": (
         "soll", "belastung", "ausgang", "ausgabe", "debet", "af", "sortie", "betrag soll", "ausgehend", "betrag ausgehend",
         "rechnungsbetrag ausgehend", "addebiti", "uscite", "cargo", "cargos", "lastschrift", "ut", "obciazenia", "debito", "retiros",
-        "retiro",
+        "retiro", "uttak",
     ),
     "credit": (
         "haben", "gutschrift", "eingang", "einnahme", "bij", "entree", "betrag haben", "credito", "eingehend",
         "betrag eingehend", "rechnungsbetrag eingehend", "accrediti", "entrate", "abono", "abonos", "inn", "uznania", "depositos",
-        "deposito",
+        "deposito", "innskudd",
     ),
     "direction": ("soll haben", "s h", "bevetel kiadas", "af bij", "debet credit", "creditdebet", "credit debet"),
     "balance": (
@@ -185,7 +185,7 @@ _CURRENCY_CODES = frozenset(  # the ISO 4217 codes bank exports commonly carry
     "MAD MXN MYR NGN NOK NZD OMR PEN PHP PKR PLN QAR RON RSD SAR SEK SGD THB TND TRY TWD UAH USD VND ZAR".split()
 )
 # An amount column named in a language spoken where one currency is used (Danish `Beløb`).
-_LANGUAGE_CURRENCY = {"belob": "DKK", "belop": "NOK", "belopp": "SEK", "kwota": "PLN", "castka": "CZK", "zauctovana castka": "CZK"}
+_LANGUAGE_CURRENCY = {"belob": "DKK", "belop": "NOK", "uttak": "NOK", "innskudd": "NOK", "belopp": "SEK", "kwota": "PLN", "castka": "CZK", "zauctovana castka": "CZK"}
 MONEY_ROLES = ("amount", "debit", "credit", "balance", "fee", "original_amount", "amount_alt", "hold")
 _CODED_AMOUNT = re.compile(r"([A-Z]{3})\$")  # RBC's `CAD$` and `USD$` columns: amounts in that currency
 
