@@ -10,7 +10,8 @@ Thresholds, in one place:
   6 months of history; months without spending count as zero), at least 1.5× the mean and at least
   50 (major units) above it.
 - new payee: first ever seen in the period, with a charge of at least 20 (major units).
-- price rise: a recurring charge whose latest amount, inside the period, beat a steady price.
+- price rise: a subscription whose price rose inside the period (`Series.price_rise`): its first
+  charge at the higher price falls in the period.
 """
 
 from __future__ import annotations
@@ -209,33 +210,33 @@ def price_rises(ctx: ToolContext, span: Period, account_id: int | None) -> list[
     accounts = {row["id"]: row["name"] for row in ctx.ledger.query("SELECT id, name FROM accounts")}
     found = []
     for s in detect(ctx.ledger, history, span.end, account_id, active_since=span.start):
-        if "price_rose" in s.flags and s.last >= span.start:
-            item = describe(s, span.end, names, accounts)
-            item["previous_amount"] = money(s.amounts[-2], s.currency)
-            found.append(item)
+        rise = s.price_rise() if "price_rose" in s.flags else None  # flagged only while active
+        if rise and rise.on >= span.start:
+            found.append(describe(s, span.end, names, accounts))
     return found
 
 
 @tool(
     description="""
-    Look for things worth a second look in a period (default: the last 90 days): possible
-    duplicate charges (same payee and amount within 3 days), categories with unusually high
-    spending for a month compared with their own previous 12 months, new payees with sizeable
-    charges, and price rises in recurring charges. Use it for "anything unusual?", "did I get
+    Look for things worth a second look in a period (default: the 90 days up to end_date, or to
+    today): possible duplicate charges (same payee and amount within 3 days), categories with
+    unusually high spending for a month compared with their own previous 12 months, new payees
+    with sizeable charges, and price rises in recurring charges. Use it for "anything unusual?", "did I get
     charged twice?", a monthly check-up. Every finding carries the ids or figures behind it;
     present them as things to check, not as certain errors.
     """,
 )
 def detect_anomalies(
     ctx: ToolContext,
-    start_date: Annotated[date | None, "first day to check; default 90 days ago"] = None,
+    start_date: Annotated[date | None, "first day to check; default 90 days before end_date"] = None,
     end_date: Annotated[date | None, "last day to check (inclusive); default today"] = None,
     account: Annotated[str | None, "only this account"] = None,
     limit: Annotated[int | None, "at most this many findings per kind"] = None,
 ) -> dict:
     account_row = resolve_account(ctx.ledger, account) if account else None
     account_id = account_row["id"] if account_row else None
-    span = period(start_date or ctx.today - timedelta(days=DEFAULT_DAYS - 1), end_date, ctx.today, default="all")
+    start = start_date or (end_date or ctx.today) - timedelta(days=DEFAULT_DAYS - 1)
+    span = period(start, end_date, ctx.today, default="all")
     cap = clamp_limit(limit)
     findings = {
         "duplicates": duplicates(ctx, span, account_id),

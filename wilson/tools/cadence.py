@@ -11,8 +11,14 @@ The rules, in one place:
 - Amounts may vary (utility bills) but the largest is at most 2.5× the smallest. When the payee's
   charges as a whole don't fit (two subscriptions from one company), they are split into amount
   clusters (a new cluster starts where an amount is 25% above the previous one) and each is tried.
-- Typical amount: the median. Inactive: two or more expected dates have passed (plus tolerance)
-  with no charge.
+- Prices: a subscription charges a few exact prices, each repeated (15.49 three times, then 17.99),
+  where a variable bill (a grocery run, 380 to 420) rarely charges one amount twice in a row. A
+  series is *priced* when at least 75% of its charges repeat the one before or after them (the
+  latest may be a new price charged once so far). Its current price is its latest steady price
+  (one charged at least twice in a row); a series that is not priced costs its median.
+- Price rise: in a priced series, the latest steady price above the one before it, or a newer
+  charge above the latest steady price (a rise charged once so far).
+- Inactive: two or more expected dates have passed (plus tolerance) with no charge.
 """
 
 from __future__ import annotations
@@ -20,7 +26,9 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from typing import Iterator
+from functools import cached_property
+from itertools import groupby
+from typing import Iterator, NamedTuple
 
 from wilson.ledger import Ledger
 from wilson.tools.common import add_months
@@ -49,6 +57,24 @@ MIN_FIT = 0.75
 MAX_SPREAD = 2.5
 CLUSTER_STEP = 1.25
 FIXED_TOLERANCE = 0.05
+RATE_TOLERANCE = 0.02  # a foreign subscription's charges, converted at each month's rate
+STEADY_CHARGES = 2  # a price charged this many times in a row is steady
+STEADY_SHARE = 0.75  # of a subscription's charges, at a steady price
+
+
+class Run(NamedTuple):
+    """Consecutive charges of one amount: `first` is the index of the first of them."""
+
+    amount: int
+    first: int
+    count: int
+
+
+class PriceRise(NamedTuple):
+    """The price before a rise, and the date of the first charge at the higher one."""
+
+    before: int
+    on: date
 
 
 @dataclass
@@ -66,8 +92,31 @@ class Series:
 
     @property
     def typical(self) -> int:
-        """The median charge, in minor units (the lower middle for an even count: an amount that occurred)."""
+        """What one charge costs now, in minor units: a priced series' latest steady price (a rise charged
+        twice is the price, not a median that still leans on the old one), else the median charge (the
+        lower middle for an even count: an amount that occurred)."""
+        if self.priced():
+            return self.steady()[-1].amount
         return statistics.median_high(self.amounts)  # amounts are negative: median_high is the smaller outflow
+
+    @cached_property
+    def runs(self) -> list[Run]:
+        """The charges as runs of one amount, oldest first (the charges never change once found)."""
+        runs: list[Run] = []
+        for amount, same in groupby(self.amounts):
+            first = runs[-1].first + runs[-1].count if runs else 0
+            runs.append(Run(amount, first, len(list(same))))
+        return runs
+
+    def steady(self) -> list[Run]:
+        """The prices charged at least twice in a row, oldest first."""
+        return [run for run in self.runs if run.count >= STEADY_CHARGES]
+
+    def priced(self) -> bool:
+        """Charged at steady prices, as a subscription is: 75% of the charges repeat a neighbour's amount.
+        A latest charge at a new price is left out, as it cannot have repeated yet."""
+        considered = len(self.charges) - (1 if self.runs[-1].count < STEADY_CHARGES else 0)
+        return considered > 0 and sum(run.count for run in self.steady()) >= STEADY_SHARE * considered
 
     @property
     def first(self) -> date:
@@ -103,18 +152,25 @@ class Series:
     def active(self, today: date) -> bool:
         return self.missed(today) < 2
 
-    def fixed_before_last(self) -> bool:
-        """The charges before the latest all sit within 5% of their median: a fixed price."""
-        earlier = [abs(a) for a in self.amounts[:-1]]
-        middle = statistics.median(earlier)
-        return all(abs(a - middle) <= middle * FIXED_TOLERANCE for a in earlier)
-
-    def price_rose(self) -> bool:
-        return len(self.charges) >= 3 and self.fixed_before_last() and abs(self.amounts[-1]) > abs(self.amounts[-2])
+    def price_rise(self) -> PriceRise | None:
+        """The latest step up of a priced series: a newer charge above the latest steady price, else the
+        latest steady price above the one before it. A variable bill (not priced) has no price to rise."""
+        if not self.priced():
+            return None
+        last, steady = self.runs[-1], self.steady()
+        if last.count < STEADY_CHARGES and abs(last.amount) > abs(steady[-1].amount):
+            return PriceRise(steady[-1].amount, self.charges[last.first][0])
+        if len(steady) > 1 and abs(steady[-1].amount) > abs(steady[-2].amount):
+            return PriceRise(steady[-2].amount, self.charges[steady[-1].first][0])
+        return None
 
     def fixed(self) -> bool:
+        """One price, as a subscription has: priced, every charge within 5% of the current price; or,
+        priced or not, within 2% (a subscription billed in another currency moves with the rate, a
+        grocery run of 380 to 420 moves more)."""
         size = abs(self.typical)
-        return all(abs(abs(a) - size) <= size * FIXED_TOLERANCE for a in self.amounts)
+        tolerance = FIXED_TOLERANCE if self.priced() else RATE_TOLERANCE
+        return all(abs(abs(a) - size) <= size * tolerance for a in self.amounts)
 
 
 def find_series(

@@ -1,7 +1,8 @@
 """Subscriptions and bills: what recurs, what it costs a year, and what may be forgotten.
 
 Detection rules are in `wilson.tools.cadence`. The "possibly forgotten" rule, for active series:
-- `price_rose`: the latest charge is higher than the one before, after a steady price;
+- `price_rose`: a subscription's price went up within the window: its latest steady price is above
+  the one before, or its latest charge is above its steady price (a variable bill never rises);
 - `duplicate_service`: another active fixed-price series from a different payee sits in the same
   category (two streaming services, two gyms);
 - `nothing_else_from_merchant`: a fixed-price charge running for 6+ months with no other spending
@@ -36,7 +37,7 @@ def detect(
     for s in series:
         if not s.active(today):
             continue
-        if s.price_rose():
+        if s.price_rise():
             s.flags.append("price_rose")
         if s.fixed() and len(payees_by_category.get(s.category_id, ())) > 1:
             s.flags.append("duplicate_service")
@@ -65,6 +66,10 @@ def describe(s: Series, today: date, names: dict[int, str], accounts: dict[int, 
     }
     if s.flags:
         item["flags"] = list(s.flags)
+    rise = s.price_rise() if "price_rose" in s.flags else None
+    if rise:
+        item["previous_amount"] = money(rise.before, s.currency)
+        item["price_rose_on"] = rise.on.isoformat()
     if not active:
         item["missed_charges"] = s.missed(today)
     return item
@@ -73,24 +78,27 @@ def describe(s: Series, today: date, names: dict[int, str], accounts: dict[int, 
 @tool(
     description="""
     List recurring charges (subscriptions and bills) found from the transaction history: cadence
-    (weekly, biweekly, monthly, quarterly, yearly), typical amount, last and next expected date,
-    yearly cost, and flags for ones that may be forgotten (price rose, duplicate service in the
-    same category, nothing else bought from that merchant). Use it for "what subscriptions do I
-    have", "what are my bills", "what could I cancel". Defaults to the last 2 years; inactive
-    series (2+ missed charges) are left out unless include_inactive. Totals cover every active
-    series even when the list is capped.
+    (weekly, biweekly, monthly, quarterly, yearly), typical amount (a subscription's current
+    price, a varying bill's median), last and next expected date, yearly cost at the typical
+    amount, and flags for ones that may be forgotten (price rose, from previous_amount on
+    price_rose_on; duplicate service in the same category; nothing else bought from that
+    merchant). Use it for "what subscriptions do I have", "what are my bills", "what could I
+    cancel". Defaults to the 2 years up to today (or end_date); inactive series (2+ missed
+    charges) are left out unless include_inactive. Totals cover every active series even when
+    the list is capped.
     """,
 )
 def list_recurring(
     ctx: ToolContext,
-    start_date: Annotated[date | None, "first day of history to look at; default 2 years ago"] = None,
+    start_date: Annotated[date | None, "first day of history to look at; default 2 years before end_date"] = None,
     end_date: Annotated[date | None, "last day of history to look at; default today"] = None,
     account: Annotated[str | None, "only this account"] = None,
     include_inactive: Annotated[bool, "also list series that stopped (2+ missed charges)"] = False,
     limit: Annotated[int | None, "at most this many series in the list"] = None,
 ) -> dict:
     account_row = resolve_account(ctx.ledger, account) if account else None
-    span = period(start_date or add_months(ctx.today, -12 * DEFAULT_YEARS), end_date, ctx.today, default="all")
+    start = start_date or add_months(end_date or ctx.today, -12 * DEFAULT_YEARS)
+    span = period(start, end_date, ctx.today, default="all")
     as_of = min(ctx.today, span.end)
     series = detect(ctx.ledger, span, as_of, account_row["id"] if account_row else None)
     names = {row["id"]: row["name"] for row in ctx.ledger.categories()}
