@@ -218,8 +218,9 @@ def test_currency_given_is_in_its_own_minor_units_and_yields_to_a_stated_one(tmp
         assert stated.warnings == ["the file states USD; --currency JPY applies only to files that state none"]
         dinars = import_file(ledger, write(tmp_path, "kw.csv", "2025-01-03,SHAWARMA,-1.250\n"), currency="KWD")
         assert dinars.warnings == [] and ledger.scalar("SELECT amount FROM transactions WHERE currency = 'KWD'") == -1250
-    bad = CliRunner().invoke(main, ["import", "--currency", "A1", str(tmp_path / "us.ofx")])
-    assert bad.exit_code != 0 and "not a three-letter currency code" in bad.output
+    for code in ("A1", "XYZ"):
+        bad = CliRunner().invoke(main, ["import", "--currency", code, str(tmp_path / "us.ofx")])
+        assert bad.exit_code != 0 and "not an ISO 4217 currency code" in bad.output
 
 
 def test_bank_ids_are_scoped_and_not_trusted_alone(tmp_path: Path) -> None:
@@ -338,8 +339,11 @@ def test_bad_rows_name_their_lines_and_skip_bad_imports_the_rest(tmp_path: Path)
         with pytest.raises(ImportRefused) as refused:
             import_file(ledger, path)
         text = str(refused.value)
-        assert "line 3" in text and "line 4" in text and "--skip-bad" in text
+        assert "line 3" in text and "line 4" in text and refused.value.skippable
         assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 0
+    told = CliRunner().invoke(main, ["import", str(path)])
+    assert told.exit_code == 1 and "line 3" in told.output and "fix them or use --skip-bad" in told.output
+    with Ledger() as ledger:
         summary = import_file(ledger, path, skip_bad=True)
         assert summary.added == 2 and len(summary.skipped_bad) == 2
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 import sys
 from pathlib import Path
 
@@ -67,8 +66,10 @@ def import_command(
 
 
 def _currency_code(value: str | None) -> str | None:
-    if value is not None and not re.fullmatch(r"[A-Za-z]{3}", value.strip()):
-        raise click.BadParameter(f"{value!r} is not a three-letter currency code such as AUD or CHF")
+    from wilson.money import ISO_4217
+
+    if value is not None and value.strip().upper() not in ISO_4217:
+        raise click.BadParameter(f"{value!r} is not an ISO 4217 currency code such as AUD or CHF")
     return value.strip().upper() if value else None
 
 
@@ -94,8 +95,9 @@ def _import(ledger, paths, account, forced_format, currency, dry_run, skip_bad, 
                         currency=currency,
                     )
             except (ImportRefused, LedgerError) as exc:
-                failures.append(str(exc))
-                complain(str(exc))
+                message = str(exc) + ("; fix them or use --skip-bad" if getattr(exc, "skippable", False) else "")
+                failures.append(message)
+                complain(message)
                 continue
             except KeyboardInterrupt:
                 fail(f"{path}: interrupted; nothing from this file was written", code=130)

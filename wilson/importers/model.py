@@ -199,10 +199,12 @@ class ParseResult:
 
 
 class ImportRefused(Exception):
-    """A file Wilson will not import; `str()` is the one-line message for the user."""
+    """A file Wilson will not import; `str()` is the one-line message for the user. `skippable`
+    when it also holds readable rows that skipping the bad ones would import: each caller says
+    how that is done from where the user is (a command-line flag, a tool's argument)."""
 
-    def __init__(self, path: str, message: str, line: int | None = None, column: str | None = None):
-        self.path, self.message, self.line, self.column = path, message, line, column
+    def __init__(self, path: str, message: str, line: int | None = None, column: str | None = None, skippable: bool = False):
+        self.path, self.message, self.line, self.column, self.skippable = path, message, line, column, skippable
         where = path + (f":{line}" if line else "") + (f" (column {column})" if column else "")
         super().__init__(f"{where}: {message}")
 

@@ -112,7 +112,7 @@ def _import_file(
     rows = _check_rows(result)
     result.transactions = []  # `rows` holds them from here on
     if result.errors and not skip_bad:
-        raise ImportRefused(source, _describe_errors(result.errors))
+        raise ImportRefused(source, _describe_errors(result.errors), skippable=bool(rows))
     if not rows:
         raise ImportRefused(source, "no readable transactions" + (f" ({_describe_errors(result.errors)})" if result.errors else ""))
     file_hash = result.file_hash
@@ -205,7 +205,7 @@ def _check_rows(result: ParseResult) -> ParsedRows:
 def _describe_errors(errors: list[RowError]) -> str:
     shown = "; ".join(str(e) for e in errors[:MAX_ERRORS_SHOWN])
     more = f" (and {len(errors) - MAX_ERRORS_SHOWN} more)" if len(errors) > MAX_ERRORS_SHOWN else ""
-    return f"{len(errors)} row(s) could not be read: {shown}{more}; fix them or use --skip-bad"
+    return f"{len(errors)} row(s) could not be read: {shown}{more}"
 
 
 def _keys_in_order(result: ParseResult, rows: ParsedRows) -> list[str]:

@@ -7,9 +7,11 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Annotated
 
 from wilson.ledger import budgets as budget_store
-from wilson.tools.common import Period, clamp_limit, covered, money, month_end, month_start, resolve_category, to_minor_units
+from wilson.tools.common import (
+    Period, clamp_limit, covered, currency_code, money, month_end, month_start, resolve_category, to_minor_units,
+)
 from wilson.tools.registry import ToolContext, ToolError, tool
-from wilson.tools.scope import Scope, flow_totals, percent
+from wilson.tools.scope import Scope, flow_totals, percent, recounted
 
 
 def _default_currency(ctx: ToolContext) -> str:
@@ -36,12 +38,11 @@ def set_budget(
 ) -> dict:
     row = resolve_category(ctx.ledger, category)
     if row["kind"] != "expense":
-        raise ToolError(f"{row['name']} is an {row['kind']} category; budgets are for spending categories")
+        article = "an" if row["kind"][0] in "aeiou" else "a"
+        raise ToolError(f"{row['name']} is {article} {row['kind']} category; budgets are for spending categories")
     if amount < 0:
         raise ToolError("amount must not be negative")
-    code = (currency or _default_currency(ctx)).strip().upper()
-    if len(code) != 3 or not code.isalpha():
-        raise ToolError(f"currency {currency!r} is not a three-letter code")
+    code = currency_code(ctx.ledger, currency) if currency else _default_currency(ctx)
     minor = to_minor_units(amount, code)
     replaced = budget_store.set_budget(ctx.ledger, row["id"], minor, code)
     result: dict = {"category": row["name"], "budget": money(minor, code), "currency": code, "per": "month"}
@@ -61,12 +62,12 @@ def set_budget(
 )
 def check_budgets(
     ctx: ToolContext,
-    month: Annotated[date | None, "any day in the month to check (default: today)"] = None,
+    month: Annotated[str | None, "the month to check, YYYY-MM or any date in it (default: this month)"] = None,
     category: Annotated[str | None, "only this budget's category"] = None,
     limit: Annotated[int | None, "most budgets to list (default 50)"] = None,
 ) -> dict:
     cap = clamp_limit(limit)
-    day = month or ctx.today
+    day = _day_in(month) if month else ctx.today
     span = Period(month_start(day), month_end(day))
     only = resolve_category(ctx.ledger, category)["id"] if category else None
     budgets = ctx.ledger.query(
@@ -76,9 +77,11 @@ def check_budgets(
     if only is not None:
         budgets = [b for b in budgets if b["category_id"] == only]
     spent: dict[tuple[int | None, str], int] = {}
-    count = 0
-    for row in flow_totals(ctx.ledger, Scope(period=span), "category"):
-        count += row["count"]
+    scope = Scope(period=span)
+    rows = flow_totals(ctx.ledger, scope, "category")
+    count = sum(row["count"] for row in rows)
+    count -= sum(recounted(ctx.ledger, scope, "category", count, lambda posting: ["all"]).values())  # split rows once
+    for row in rows:
         if row["flow"] == "spending":
             key = (row["key"], row["currency"])
             spent[key] = spent.get(key, 0) - row["amount"]
@@ -97,6 +100,15 @@ def check_budgets(
         result["days_in_month"] = span.days
     result["covered"] = covered(span, count, sorted({b["currency"] for b in budgets}))
     return result
+
+
+def _day_in(month: str) -> date:
+    """A day in the month asked about: "2026-11" as asked, or any ISO date in it."""
+    text = month.strip()
+    try:
+        return date.fromisoformat(text if len(text) > 7 else f"{text}-01")
+    except ValueError:
+        raise ToolError(f"month: {month!r} is not a month (YYYY-MM) or an ISO date (YYYY-MM-DD)") from None
 
 
 def _budget_row(ctx: ToolContext, budget: dict, used: int, tree: list[int], spent: dict, span: Period,

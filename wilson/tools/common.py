@@ -15,11 +15,12 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 from wilson.ledger import Ledger
-from wilson.money import exponent, format_minor, to_minor
+from wilson.money import ISO_4217, MAX_MINOR, exponent, format_minor, to_minor
 from wilson.tools.registry import ToolError
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 500
+
 
 # `flow` of a row aliased `t` joined to its category `c`: 'transfer', 'income' or 'spending'.
 FLOW_SQL = """CASE
@@ -35,10 +36,26 @@ def money(minor: int | None, currency: str) -> str | None:
 
 
 def to_minor_units(amount: Decimal, currency: str, param: str = "amount") -> int:
+    """`amount` in the currency's minor units; a refusal says which limit it broke (1e308 has no decimals)."""
+    if abs(amount.scaleb(exponent(currency))) > MAX_MINOR:
+        raise ToolError(f"{param}: {amount} is out of range for an amount of money")
     try:
         return to_minor(amount, currency)
     except ValueError:
         raise ToolError(f"{param}: {amount} has more than {exponent(currency)} decimals for {currency}") from None
+
+
+def currency_code(ledger: Ledger, text: str) -> str:
+    """A currency the user named: an ISO 4217 code, or one the ledger already holds (a bank's own
+    code). Anything else is refused: a typo would be a budget that no spending ever counts against."""
+    code = text.strip().upper()
+    if code in ISO_4217 or ledger.scalar(
+        "SELECT EXISTS (SELECT 1 FROM accounts WHERE currency = ?)"
+        " OR EXISTS (SELECT 1 FROM transactions WHERE currency = ?)", (code, code),
+    ):
+        return code
+    raise ToolError(f"currency {text!r} is not a three-letter ISO 4217 code (such as USD or EUR)"
+                    " nor one the ledger uses")
 
 
 def clamp_limit(limit: int | None) -> int:
@@ -121,14 +138,33 @@ def add_months(day: date, months: int) -> date:
 
 
 def period(start: date | None, end: date | None, today: date, default: str = "month") -> Period:
-    """The period a tool covers: given dates, else this month (or the last 12 months) to today."""
+    """The period a tool covers: given dates, else this month (or the last 12 months) to today.
+
+    A start after the end is refused, a default one too: an empty answer for a period without a
+    single day would read as "nothing happened".
+    """
     if start and end and end < start:
         raise ToolError(f"end_date {end} is before start_date {start}")
     if start is None:
         start = month_start(today) if default == "month" else add_months(month_start(today), -11)
+        if end is not None and end < start:
+            raise ToolError(f"end_date {end} is before {start}, where the period starts by default;"
+                            " give start_date too")
     if end is None:
         end = max(today, start) if default != "all" else today
+        if end < start:
+            raise ToolError(f"start_date {start} is after today ({today}), where the period ends by default;"
+                            " give end_date too")
     return Period(start, end)
+
+
+def start_or_first(ledger: Ledger, start: date | None, end: date | None) -> date | None:
+    """`start`; with only an end given, the ledger's first transaction: "up to October" covers all of
+    the history up to it (the end itself when nothing is older)."""
+    if start is not None or end is None:
+        return start
+    first = ledger.scalar("SELECT MIN(posted) FROM transactions")
+    return min(date.fromisoformat(first), end) if first else end
 
 
 def covered(period: Period | None, count: int, currency: str | list[str] | None, **filters: object) -> dict:

@@ -54,8 +54,10 @@ def _brief(row: dict) -> dict:
     user corrects a category, renames a payee, adds a note or marks rows reviewed. Only the
     fields you pass change; pass an empty string to clear a category or notes. Setting a
     category teaches Wilson: a learned rule on the payee makes future transactions from that
-    payee get the same category (the result says which). Get ids from the search tools first;
-    for many rows by pattern, prefer manage_rules.
+    payee get the same category (the result says which). A row linked as one leg of a transfer
+    between the user's own accounts counts as a transfer in every report, so it takes only a
+    transfer category. Get ids from the search tools first; for many rows by pattern, prefer
+    manage_rules.
     """,
     changes_data=True,
 )
@@ -73,6 +75,8 @@ def update_transaction(
         raise ToolError("payee cannot be empty")
     rows = _rows(ctx, ids)
     category_row = resolve_category(ctx.ledger, category) if category else None
+    if category_row:
+        _refuse_linked_legs(rows, category_row)
     changes: dict = {}
     if category is not None:
         changes["category_id"] = category_row["id"] if category_row else None
@@ -102,6 +106,23 @@ def update_transaction(
     if notes:
         result["note"] = "; ".join(notes)
     return result
+
+
+def _refuse_linked_legs(rows: list[dict], category: dict) -> None:
+    """A row linked to its other leg is a transfer in every report whatever its category (FLOW_SQL).
+    A spending or income category on it would count nowhere, yet search by that category would list
+    it (and the rule learned from it would categorise the next payment): refused, changing nothing."""
+    linked = [row["id"] for row in rows if row["transfer_id"] is not None]
+    if not linked or category["kind"] == "transfer":
+        return
+    shown = ", ".join(map(str, linked[:10])) + (" …" if len(linked) > 10 else "")
+    one = len(linked) == 1
+    raise ToolError(
+        f"transaction {shown} {'is a linked leg' if one else 'are linked legs'} of a transfer between the user's own"
+        f" accounts: reports count {'it' if one else 'them'} as a transfer whatever the category, so {category['name']}"
+        " would not count in spending or income; nothing was changed. Leave out these ids, or use a transfer category",
+        kind="linked_transfer", ids=linked[:50],
+    )
 
 
 def _split_notes(ctx: ToolContext, ids: list[int]) -> list[str]:

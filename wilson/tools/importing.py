@@ -11,6 +11,10 @@ from wilson.ledger import LedgerError
 from wilson.tools.categorize import AutoCategorizer
 from wilson.tools.registry import ToolContext, ToolError, tool
 
+# What the user can do about unreadable rows (the tool imports all of a file or nothing).
+SKIPPABLE_ADVICE = ("; nothing was imported: the user can fix those rows in the file and import it again, or import"
+                    " the readable rows from a terminal with `wilson import --skip-bad <file>`")
+
 
 @tool(
     description="""
@@ -37,7 +41,8 @@ def import_transactions(
             categorize=AutoCategorizer(ctx.ledger),
         )
     except ImportRefused as exc:
-        raise ToolError(exc.message, kind="import_refused", path=exc.path, line=exc.line, column=exc.column) from None
+        message = exc.message + (SKIPPABLE_ADVICE if exc.skippable else "")
+        raise ToolError(message, kind="import_refused", path=exc.path, line=exc.line, column=exc.column) from None
     except LedgerError as exc:
         raise ToolError(str(exc), kind="import_refused", path=str(file)) from None
     result = summary.as_dict()

@@ -13,9 +13,9 @@ from datetime import date
 from typing import Annotated, Literal
 
 from wilson.ledger import Ledger
-from wilson.tools.common import Period, add_months, clamp_limit, covered, money, month_start, period
+from wilson.tools.common import Period, add_months, clamp_limit, covered, money, month_start, period, start_or_first
 from wilson.tools.registry import ToolContext, tool
-from wilson.tools.scope import Scope, build_scope, flow_totals, percent
+from wilson.tools.scope import Scope, build_scope, flow_totals, percent, recounted
 
 UNCATEGORIZED = "Uncategorized"
 GroupBy = Literal["category", "payee", "month", "account"]
@@ -52,10 +52,12 @@ class Names:
         return str(key), None
 
 
-def _summarise(rows: list[dict], names: Names, group_by: str) -> dict[str, dict]:
-    """Per currency: spending (positive = money out, net of refunds), income, transfers, spending groups."""
+def _summarise(ledger: Ledger, scope: Scope, names: Names, group_by: str) -> dict[str, dict]:
+    """Per currency: spending (positive = money out, net of refunds), income, transfers, spending groups,
+    with counts of transactions (a split transaction once per group, however many parts it has there)."""
     out: dict[str, dict] = defaultdict(lambda: {"spending": 0, "income": 0, "transfers": 0, "transfer_count": 0,
                                                 "count": 0, "groups": defaultdict(lambda: [0, 0, None])})
+    rows = flow_totals(ledger, scope, group_by)
     for row in rows:
         block = out[row["currency"]]
         block["count"] += row["count"]
@@ -71,7 +73,22 @@ def _summarise(rows: list[dict], names: Names, group_by: str) -> dict[str, dict]
         else:
             block["transfers"] += row["amount"]
             block["transfer_count"] += row["count"]
+    counted = sum(row["count"] for row in rows)
+    again = recounted(ledger, scope, group_by, counted, lambda posting: _count_labels(posting, names, group_by))
+    for currency, block in out.items():
+        block["count"] -= again[currency]
+        block["transfer_count"] -= again[(currency, "transfer")]
+        for name, group in block["groups"].items():
+            group[1] -= again[(currency, "spending", name)]
     return out
+
+
+def _count_labels(posting: dict, names: Names, group_by: str) -> list:
+    """The counts `_summarise` keeps that a posting adds to: its currency's, and its transfers' or its group's."""
+    currency, flow = posting["currency"], posting["flow"]
+    if flow == "spending":
+        return [currency, (currency, "spending", names.group(group_by, posting["key"])[0])]
+    return [currency, (currency, "transfer")] if flow == "transfer" else [currency]
 
 
 @tool(
@@ -89,7 +106,8 @@ def _summarise(rows: list[dict], names: Names, group_by: str) -> dict[str, dict]
 )
 def spending_summary(
     ctx: ToolContext,
-    start_date: Annotated[date | None, "first day, inclusive (default: first of this month)"] = None,
+    start_date: Annotated[date | None, "first day, inclusive (default: first of this month; "
+                                       "with only end_date: the first transaction)"] = None,
     end_date: Annotated[date | None, "last day, inclusive (default: today)"] = None,
     group_by: Annotated[GroupBy, "how to group spending"] = "category",
     account: Annotated[str | None, "only this account"] = None,
@@ -99,13 +117,12 @@ def spending_summary(
     limit: Annotated[int | None, "most groups to list per currency (default 50)"] = None,
 ) -> dict:
     cap = clamp_limit(limit)
-    span = period(start_date, end_date, ctx.today)
+    span = period(start_or_first(ctx.ledger, start_date, end_date), end_date, ctx.today)
     scope = build_scope(ctx.ledger, span, account=account, category=category)
     names = Names(ctx.ledger, scope.category_ids[0] if scope.category_ids else None, rollup)
-    current = _summarise(flow_totals(ctx.ledger, scope, group_by), names, group_by)
+    current = _summarise(ctx.ledger, scope, names, group_by)
     previous_span = span.previous() if compare_previous else None
-    previous = _summarise(flow_totals(ctx.ledger, replace(scope, period=previous_span), group_by), names, group_by) \
-        if previous_span else {}
+    previous = _summarise(ctx.ledger, replace(scope, period=previous_span), names, group_by) if previous_span else {}
     blocks = [_currency_block(currency, current[currency], previous.get(currency), previous_span, group_by, cap)
               for currency in sorted(set(current) | set(previous))]
     result: dict = {"group_by": group_by, "by_currency": blocks}
@@ -167,13 +184,14 @@ def _change(now: int, before: int, currency: str) -> dict:
 )
 def cash_flow(
     ctx: ToolContext,
-    start_date: Annotated[date | None, "first day, inclusive (default: 11 months before this month)"] = None,
+    start_date: Annotated[date | None, "first day, inclusive (default: 11 months before this month; "
+                                       "with only end_date: the first transaction)"] = None,
     end_date: Annotated[date | None, "last day, inclusive (default: today)"] = None,
     account: Annotated[str | None, "only this account"] = None,
     limit: Annotated[int | None, "most months to list (default 50)"] = None,
 ) -> dict:
     cap = clamp_limit(limit)
-    span = period(start_date, end_date, ctx.today, default="year")
+    span = period(start_or_first(ctx.ledger, start_date, end_date), end_date, ctx.today, default="year")
     scope = build_scope(ctx.ledger, span, account=account)
     totals, counts = monthly_flows(ctx.ledger, scope)
     months = _months(span)
@@ -200,7 +218,7 @@ def cash_flow(
 
 
 def monthly_flows(ledger: Ledger, scope: Scope) -> tuple[dict[str, dict[str, dict[str, int]]], dict[str, int]]:
-    """{currency: {YYYY-MM: {"income", "spending"}}} (spending positive) and rows used per currency."""
+    """{currency: {YYYY-MM: {"income", "spending"}}} (spending positive) and transactions used per currency."""
     totals: dict[str, dict[str, dict[str, int]]] = defaultdict(lambda: defaultdict(lambda: {"income": 0, "spending": 0}))
     counts: dict[str, int] = defaultdict(int)
     for row in flow_totals(ledger, scope, "month"):
@@ -210,6 +228,9 @@ def monthly_flows(ledger: Ledger, scope: Scope) -> tuple[dict[str, dict[str, dic
             month["income"] += row["amount"]
         elif row["flow"] == "spending":
             month["spending"] -= row["amount"]
+    again = recounted(ledger, scope, "month", sum(counts.values()), lambda posting: [posting["currency"]])
+    for currency, extra in again.items():
+        counts[currency] -= extra
     return totals, counts
 
 

@@ -6,7 +6,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Annotated
 
-from wilson.tools.common import Period, clamp_limit, covered, money, period
+from wilson.tools.common import Period, clamp_limit, covered, money, period, start_or_first
 from wilson.tools.registry import ToolContext, tool
 from wilson.tools.scope import Scope, build_scope, has_splits, postings
 
@@ -20,7 +20,8 @@ from wilson.tools.scope import Scope, build_scope, has_splits, postings
     Returns the newest rows first (at most `limit`), plus `count` and `sum` per currency over ALL
     matches, not just the rows shown. A split row lists its parts (`split`); with a category it is
     found by its parts too, and counted by the parts in that category, as spending_summary counts
-    it. Use it to look up, list or check specific transactions;
+    it; with uncategorized_only it is found only when its parts leave some of its amount without a
+    category, and `sum` counts just that rest. Use it to look up, list or check specific transactions;
     for totals by category, payee or month use spending_summary instead (it separates spending,
     income and transfers). Amounts are outflow-negative decimal strings.
     """
@@ -34,7 +35,7 @@ def search_transactions(
     end_date: Annotated[date | None, "last day, inclusive"] = None,
     min_amount: Annotated[Decimal | None, "smallest size of amount, e.g. 100 finds -150.00 and 120.00"] = None,
     max_amount: Annotated[Decimal | None, "largest size of amount"] = None,
-    uncategorized_only: Annotated[bool, "only rows without a category"] = False,
+    uncategorized_only: Annotated[bool, "only uncategorised money (of a split row, what its parts leave)"] = False,
     include_pending: Annotated[bool, "also rows not yet posted"] = False,
     limit: Annotated[int | None, "most rows to list (default 50, max 500)"] = None,
 ) -> dict:
@@ -45,8 +46,9 @@ def search_transactions(
         include_pending=include_pending, query=query, min_amount=min_amount, max_amount=max_amount,
     )
     split = has_splits(ctx.ledger)
-    # A category is found in split rows' parts too, and counted by them, as spending_summary counts it.
-    by_parts = split and bool(scope.category_ids)
+    # A category (or its absence) is found in split rows' parts too, and counted by them, as
+    # spending_summary counts it: a split row whose parts carry every cent is not uncategorised.
+    by_parts = split and (bool(scope.category_ids) or scope.uncategorized_only)
     if by_parts:
         from_postings, params = postings(ctx.ledger, "t.id, t.posted, t.currency, t.amount", *scope.where())
         source, counted = f"({from_postings}) t", "COUNT(DISTINCT t.id)"
@@ -74,7 +76,8 @@ def search_transactions(
         "shown": len(rows),
     }
     if by_parts and any("split" in row for row in rows):
-        result["note"] = "a split row counts in count and sum by its parts in the category (see each row's split), not its whole amount"
+        counted = "what its parts leave uncategorised" if scope.uncategorized_only else "its parts in the category"
+        result["note"] = f"a split row counts in count and sum by {counted} (see each row's split), not its amount"
     if count > len(rows):
         result["truncated"] = f"showing the newest {len(rows)} of {count}; narrow the filters or raise limit"
     if span is None and totals:
@@ -90,10 +93,7 @@ def _span(ctx: ToolContext, start: date | None, end: date | None) -> Period | No
     """No dates: all history. Only an end: from the first row. Only a start: up to today."""
     if start is None and end is None:
         return None
-    if start is None:
-        first = ctx.ledger.scalar("SELECT MIN(posted) FROM transactions")
-        start = min(date.fromisoformat(first), end) if first else end
-    return period(start, end, ctx.today, default="all")
+    return period(start_or_first(ctx.ledger, start, end), end, ctx.today, default="all")
 
 
 # With many hits, walking the date index newest-first and probing the hits is cheaper than sorting
