@@ -1011,3 +1011,9 @@ def test_dnbs_norwegian_withdrawals_and_deposits_are_in_kroner(tmp_path) -> None
                                    '"02.03.2024";"Rema 1000";"02.03.2024";"4,50";""\n"09.03.2024";"Lønn";"09.03.2024";"";"2500,00"\n')
     assert [(t.amount, t.description) for t in result.transactions] == [(-450, "Rema 1000"), (250000, "Lønn")]
     assert result.accounts[0].currency == "NOK"
+
+
+def test_a_column_named_for_a_credit_card_makes_the_file_a_cards(tmp_path) -> None:
+    card = read_inline(tmp_path, '"Munt","Creditcard Nummer","Datum","Bedrag","Omschrijving"\n"EUR","1234","2024-03-02","-4,50","Albert Heijn"\n')
+    debit = read_inline(tmp_path, "Date,Card number,Description,Amount\n2024-03-02,*1234,TESCO,-4.50\n", "debit.csv")
+    assert (card.accounts[0].type, debit.accounts[0].type) == ("credit_card", "checking")

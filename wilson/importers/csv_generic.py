@@ -1093,7 +1093,7 @@ class _Conversion:
 
     def _accounts(self, rows: ParsedRows, currency: str) -> list[ParsedAccount]:
         info = self.options.account
-        kind = "credit_card" if self.card else info.type
+        kind = "credit_card" if self.card or self._credit_card_columns else info.type
         if not rows.has("account_key") or not rows:
             named, number, card = self._preamble_account
             return [ParsedAccount(
@@ -1113,6 +1113,12 @@ class _Conversion:
                 name = f"{info.name} {key}" if self.layout.account_is_name or len(seen) > 1 else info.name
             accounts.append(ParsedAccount(key, name, self._stated_types.get(key, kind), info.institution, number, own, not self.currency_guessed))
         return accounts
+
+    @cached_property
+    def _credit_card_columns(self) -> bool:
+        """A column named for a credit card (Rabobank's `Creditcard Nummer`): the file is a card's.
+        A plain `Card number` is not: checking exports name the debit card that paid."""
+        return any(_CREDIT_CARD_HEADER.search(normalise_header(name)) for name in self.header)
 
     @cached_property
     def _stated_types(self) -> dict[str, str]:
@@ -1162,6 +1168,7 @@ class _Conversion:
 _SECTION_TITLE = re.compile(r"\s*ums(?:ä|ae)tze\s+(?P<product>[^\W\d_].*)", re.I)
 _SECTION_PERIOD = re.compile(r"\s*zeitraum\b", re.I)  # comdirect's second cell: `Zeitraum: 30 Tage`
 _CARD_PRODUCT = re.compile(r"karte\b|\bvisa\b|master\s*card|credit\s*card", re.I)
+_CREDIT_CARD_HEADER = re.compile(r"\bcredit ?card\b|\bkreditkart|\bcarte de credit\b|\bcreditcard")  # of a normalised header
 _PARENTHESES = re.compile(r"\([^)]*\)")
 _A_DATE = re.compile(r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4}")
 _SECURITY_COLUMNS = frozenset(("wkn", "isin", "stuck nom", "stuck", "stueck"))
