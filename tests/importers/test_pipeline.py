@@ -532,6 +532,9 @@ def test_monthly_aggregate_follows_imports_and_undo(tmp_path: Path) -> None:
         ("Acct_4567_202501.csv", "Acct_4567_202502.csv", "Acct 4567"),
         ("Checking_2026-04-01_to_2026-05-23.csv", "Checking_2026-05-01_to_2026-06-30.csv", "Checking"),
         ("ING_Girokonto_DE12345_20250131.csv", "ING_Girokonto_DE12345_20250228.csv", "ING Girokonto DE12345"),
+        ("Privatkonto 1234 - 2025.01.31 10.11.csv", "Privatkonto 1234 - 2025.02.28 09.05.csv", "Privatkonto 1234"),
+        ("movimenti_31_01_2025_10_11_12.csv", "movimenti_28_02_2025_08_15_00.csv", "movimenti"),
+        ("stmt 31 01 2025 1234.csv", "stmt 28 02 2025 1234.csv", "stmt 1234"),  # an ending, not a time
     ],
 )
 def test_monthly_exports_of_an_unnamed_account_land_in_one_account(tmp_path: Path, first: str, second: str, account: str) -> None:

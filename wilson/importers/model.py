@@ -210,8 +210,9 @@ class ImportRefused(Exception):
 
 
 _FILE_NAME_NOISE = re.compile(  # matched after separators became single spaces
-    r"\b(?:(?:19|20)\d{2} ?\d{2} ?\d{2}(?: ?(?:[01]\d|2[0-3])[0-5]\d(?:[0-5]\d)?(?! ?\d{2} ?\d{2}))?"  # dates, a time after one
-    r"|\d{1,2} \d{1,2} \d{2,4}|(?:19|20)\d{2} ?(?:0[1-9]|1[0-2]))\b"
+    r"\b(?:(?:19|20)\d{2} ?\d{2} ?\d{2}(?: ?(?:[01]\d|2[0-3]) ?[0-5]\d(?: ?[0-5]\d)?(?! ?\d{2}))?"  # dates, a time after one
+    r"|\d{1,2} \d{1,2} \d{2,4}(?: (?:[01]\d|2[0-3]) [0-5]\d(?: [0-5]\d)?(?! \d{2}))?"  # `01_04_2024_10_11_12`, not `… 1234`
+    r"|(?:19|20)\d{2} ?(?:0[1-9]|1[0-2]))\b"
     r"|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
     r"|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)?(?:19|20)\d{2}\b"  # years, `February2018`
     r"|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
