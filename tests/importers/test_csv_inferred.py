@@ -169,3 +169,13 @@ def test_whole_forints_beside_a_currency_column_are_the_amount(tmp_path) -> None
     result = parse_file(path)
     assert [(t.amount, t.currency or result.accounts[0].currency) for t in result.transactions] == [
         (-45000, "HUF"), (-12345600, "HUF"), (25000000, "HUF")]
+
+
+def test_a_header_less_files_description_is_its_varied_text_not_its_repeated_type(tmp_path) -> None:
+    """NAB writes the transaction type and the merchant in two columns of about as many letters."""
+    from wilson.importers.formats import parse_file
+
+    path = tmp_path / "NAB_TransactionHistory.csv"
+    path.write_text("02 Mar 24,-4.50,,,EFTPOS DEBIT,TESCO STORES 2143,4995.50\n05 Mar 24,-1234.56,,,EFTPOS DEBIT,RENT J SMITH,3760.94\n"
+                    "09 Mar 24,2500.00,,,SALARY CREDIT,ACME LTD,6260.94\n14 Mar 24,-87.30,,,EFTPOS DEBIT,CAFE ROMA,6173.64\n")
+    assert [t.description for t in parse_file(path).transactions] == ["TESCO STORES 2143", "RENT J SMITH", "ACME LTD", "CAFE ROMA"]

@@ -107,7 +107,9 @@ def _roles(columns: list[list[str]]) -> dict[int, str] | None:
     # A column holding one value on every row (a product name) describes no row; the first row
     # is left out of that test, as it may be a header.
     varied = [i for i in texts if len(columns[i]) < 3 or len(set(columns[i][1:])) > 1] or texts
-    wordiest = max(varied, key=lambda i: sum(len(_LETTERS.findall(c)) for c in columns[i]), default=None)
+    # Letters, weighed by how varied: a merchant differs row to row, a type (`EFTPOS DEBIT`) repeats.
+    wordiest = max(varied, key=lambda i: sum(len(_LETTERS.findall(c)) for c in columns[i]) * len(set(columns[i])) / len(columns[i]),
+                   default=None)
     if "date" not in roles.values() or not money or wordiest is None or not any(map(_LETTERS.search, columns[wordiest])):
         return None
     roles[wordiest] = "text"
