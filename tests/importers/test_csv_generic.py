@@ -1017,3 +1017,16 @@ def test_a_column_named_for_a_credit_card_makes_the_file_a_cards(tmp_path) -> No
     card = read_inline(tmp_path, '"Munt","Creditcard Nummer","Datum","Bedrag","Omschrijving"\n"EUR","1234","2024-03-02","-4,50","Albert Heijn"\n')
     debit = read_inline(tmp_path, "Date,Card number,Description,Amount\n2024-03-02,*1234,TESCO,-4.50\n", "debit.csv")
     assert (card.accounts[0].type, debit.accounts[0].type) == ("credit_card", "checking")
+
+
+def test_aliors_sender_and_recipient_leave_out_the_holder_and_the_account_amount_wins(tmp_path) -> None:
+    result = read_inline(tmp_path, (
+        "Data transakcji;Data księgowania;Nazwa nadawcy;Nazwa odbiorcy;Szczegóły transakcji;Kwota operacji;Waluta operacji;"
+        "Kwota w walucie rachunku;Waluta rachunku\n"
+        "02-03-2024;02-03-2024;JAN KOWALSKI;Biedronka;Zakupy;-4,50;PLN;-4,50;PLN\n"
+        "05-03-2024;06-03-2024;JAN KOWALSKI;Booking.com;Hotel;-100,00;EUR;-432,10;PLN\n"
+        "09-03-2024;09-03-2024;FIRMA SP. Z O.O.;JAN KOWALSKI;Wynagrodzenie;2500,00;PLN;2500,00;PLN\n"
+    ))
+    assert [(t.amount, t.description) for t in result.transactions] == [
+        (-450, "Biedronka Zakupy"), (-43210, "Booking.com Hotel"), (250000, "FIRMA SP. Z O.O. Wynagrodzenie")]
+    assert result.accounts[0].currency == "PLN"

@@ -96,7 +96,8 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "naam tegenpartij bevat", "dane kontrahenta", "maksaja", "maksunsaaja", "nimi", "afsender", "modtager", "navn",
         "tegenrekeninghouder", "odbiorca zleceniodawca", "saaja maksaja", "auftraggeber zahlungsempfanger", "empfanger zahlungspflichtiger",
         "zahlungspflichtige r", "zahlungsempfanger in", "partnername", "nombre", "nome",
-        "gegenkonto inhaber", "sender empfanger", "nadawca odbiorca", "mottagare avsandare", "mottagare",
+        "gegenkonto inhaber", "sender empfanger", "nadawca odbiorca", "mottagare avsandare", "mottagare", "nazwa nadawcy",
+        "nazwa odbiorcy",
     ),
     "text": (
         "verwendungszweck", "beschreibung", "omschrijving", "vrije mededeling", "mededelingen", "libelle",
@@ -106,11 +107,12 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "zprava pro prijemce", "otsikko", "beskrivelse", "poznamka", "beskrivning", "opis transakcji", "opis", "popis",
         "vorgang verwendungszweck", "detalle", "lancamento", "historico", "viesti", "aciklama",
         "descrizione operazioni", "descrizione completa", "transaktion", "tytulem", "meddelande", "forklaring",
+        "szczegoly transakcji",
     ),
     "amount": ("betrag", "bedrag", "montant", "importe", "importo", "belopp", "summe", "umsatz", "zauctovana castka", "tranzakcio osszege", "castka", "kwota",
                "belob", "belop", "objem", "maara", "maara euroa", "montant de l operation", "montante", "kwota transakcji",
-               "osszeg", "netto", "valor", "neto", "liquido", "tutar", "islem tutari", "kwota operacji"),
-    "amount:1": ("brutto", "bruto"),  # PayPal in German, Spanish, Portuguese: the net is what moved
+               "osszeg", "netto", "valor", "neto", "liquido", "tutar", "islem tutari", "kwota w walucie rachunku"),
+    "amount:1": ("brutto", "bruto", "kwota operacji"),  # PayPal: the net is what moved; Alior: the account's amount beside
     "fee": ("gebuhr", "comision", "tarifa"),
     "debit": (
         "soll", "belastung", "ausgang", "ausgabe", "debet", "af", "sortie", "betrag soll", "ausgehend", "betrag ausgehend",
@@ -130,7 +132,9 @@ _OTHER: dict[str, tuple[str, ...]] = {
     "currency": (
         "waehrung", "wahrung", "munt", "zahlungswahrung", "monn", "devise", "mena uctu", "mena", "tranzakcio devizaneme",
         "devizanem", "divisa", "devise du compte", "devies", "waluta", "valuutta", "valutacode", "para birimi",
+        "waluta rachunku",
     ),
+    "currency:1": ("waluta operacji",),
     "account:-1": ("auftragskonto",),
     "account:0": ("kontoname",),
     "account:1": ("konto", "rekening", "rekeningnummer", "produit", "cislo uctu", "szamlaszam", "numero de compte", "rachunek"),
