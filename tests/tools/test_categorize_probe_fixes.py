@@ -208,6 +208,8 @@ def test_a_revolut_top_up_is_a_transfer_on_both_sides(books, tmp_path):
     ("CITI TRENDS PAYMENT", -4000, None),
     ("AMEX SEND PAYMENT TO JOHN", -4000, None),
     ("ZELLE PAYMENT TO JOHN", -4000, None),
+    ("CARD PAYMENT TO SMALL CAFE LTD ON 01-03-2025", -320, None),  # Santander UK's purchase, not a card's payment
+    ("CREDIT CARD PAYMENT", -50000, "Credit Card Payment"),
     ("BEST BUY 00012", 4999, "Electronics"),
     ("WALMART PAYROLL", 120000, "Salary"),
 ])

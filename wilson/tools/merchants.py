@@ -92,7 +92,7 @@ MERCHANTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("Charity", "out", ("red cross", "unicef", "oxfam", "wikimedia", "gofundme")),
     ("Credit Card Payment", "any", (
         "payment thank you", "payment - thank you", "payment received", "autopay", "auto pay", "crd autopay",
-        "card payment", "credit card payment", "epay", "applecard gsbank", "kreditkartenabrechnung",
+        "credit card payment", "epay", "applecard gsbank", "kreditkartenabrechnung",
     )),
     ("Salary", "in", ("payroll", "salary", "direct dep", "gehalt", "lohn", "adp")),
     # Earned by spending, not the undoing of one purchase: filed under the merchant's category it
