@@ -13,9 +13,9 @@ from __future__ import annotations
 import codecs
 import re
 import unicodedata
-from collections import Counter
 from itertools import repeat
 
+from wilson.importers.letter_pairs import LANGUAGES, LETTER_PAIRS
 from wilson.importers.model import ImportRefused
 
 _SIGNATURES = (
@@ -33,123 +33,14 @@ _BOMS = (
     (codecs.BOM_UTF16_LE, "utf-16-le"),
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
-# How plausible a pair of letters is in the languages a code page carries: -2·log10 of the share of
-# words that hold the pair, in the language of the group that writes it most, counted over the
-# words of Debian's hunspell dictionaries (cp1252: French, Spanish, Portuguese and Brazilian,
-# Italian, German, Dutch, Danish, Swedish, Norwegian, Icelandic; cp1250: Polish, Czech, Slovak,
-# Hungarian, Slovenian, Croatian, Romanian with `ş` `ţ`; cp1254: Turkish). Only pairs holding a
-# letter the three code pages read a byte differently as are kept; `_` is a word's edge. 4 means one
-# word in 100 holds the pair, 10 one in 100,000; pairs rarer than one in a million weigh `_UNSEEN`.
-_PAIRS = {
-    "cp1252": {
-        2: "að ið ð_ ða ði ðu",
-        3: "_þ jø lø ræ rð tà uð à_ ão ær æð çã ðs óð ør",
-        4: (
-            "_å añ bæ bø eð eñ fæ fø gå gð hå hæ hø iè kæ kø lå læ må mæ mø oð rå rø så sæ sø tå tæ tø vå væ áð åd åg ål ån "
-            "år ås åt æd æg æk æl æn æs æt èr ên íð ðf ðl ðn ðr ðv ña ño öð ød øg øj øk øl øn øp øs øt øv øy úð ýr ýs þj þr"
-        ),
-        5: (
-            "_æ _ø aï aþ bå dã dæ dø dý få fð gæ gè gê gø hã hè jæ kå ký lè lý lþ mã mè nå næ nø ný oï på pæ pø rã rè rý rþ "
-            "sã sý sþ tã tè yð ã_ å_ åb åe åk åp æb æf æj æm æv èm èn ès èt ê_ êm ês êt ïd ðb ðg ðh ðj ðk ðm õe ø_ øb øf øm "
-            "ýl ýn ýt ýð þa þe þi þo þu þv þy"
-        ),
-        6: (
-            "_ý _œ bê bý cã cè cê då dê eå eï fè gã hý iã iê iñ iø iþ jã jõ lã lê mê mý mþ nã nè nê nþ oã oå oñ oû pã pè pê "
-            "rà rê rò tê tý uê uñ uþ vã vê vø à- áæ ã- ãe ãs åf åh åi åm åv æ_ æp è_ èc èd èg èl èq èv éð êl êu ì_ íþ ïn ïq "
-            "ïs ðd ðe ðt ðþ ñe ñi ò_ óþ øe ù_ ût ýf ýj ýk ým þá þæ þé þó þö þý œu"
-        ),
-        7: (
-            "-à _ê _ñ aå aæ aè bã bè cæ cœ dè dþ eã eæ eø fã fê fý fþ gþ hõ iå iæ iõ jå kþ là oè oê oõ pý pþ rõ rû sè sê tõ "
-            "tþ uã uè uï vè xã yè zã zê áþ åa æc æe æh æi æo æu çõ èb ê- êc êr ï_ ïa ïc ïe ïk ït ðo ðp ðy ðá ðó ñu ñó øa øh "
-            "øi ûl ûr ý_ ýb ýd ýg ýi ýp þí þú œc œi œn œs"
-        ),
-        8: (
-            "'è 'œ -ê -œ _à aã bõ bù bû bœ cõ dì dõ dû eõ fà fû fœ gõ gý hê hœ ià iù jê kè lì lò lõ lû mõ mû nò nœ oø põ pœ "
-            "sì sù sû sœ tù uå uæ uø võ xå xè xê yå yø yþ zè áñ ãz åc åj åo åä åå æa æx èp èz êi êp êv êx ï- ïl ïm ïo ïr ïv "
-            "ïè ðæ ðö ñá ñé ñí óæ øo øu ûc ûm ýa ýh ýv ýú þ. œd œl œt"
-        ),
-        9: (
-            "-å -ø .ª .º .å .þ _è _ï aê aø aù bò cà cì cò cø dò dù dœ eû eþ fò gà iò iœ jà kû lù lœ mù mœ nà nì nõ nû où oœ "
-            "pì qû rì rù rœ sà sò sõ tì tò tû tœ uò vì vò xæ xø xœ yæ zõ ª_ º_ àq ãi ãí å- å. åu åö åø æq æþ çà èe èf êb êq "
-            "íæ ïb ïf ïg ïp ïu ïw ïz ïé ñg öå öþ ø- øc øw øø úñ û_ ûn ûp ýe ýo ýu ýá ýþ þm œr"
-        ),
-        10: (
-            "-æ _ã aý bþ dž eê hû oæ vð wæ wø xõ xý yã zø às áý ãm åx åz åæ æ- æ. éþ êa êf êh êz ð- ðí ðú ðý òr õ_ ø. øz øå "
-            "úþ ûs ýy ýó ži"
-        ),
-    },
-    "cp1250": {
-        1: "ý_ ă_",
-        2: "ič ją ký ný ră tă ąc ć_ ča če ţi ť_",
-        3: "ać ač aţ ať că eč eľ eş eţ ię iť lă mă nă nč ně oč oś pă př sť vý ăr ăt č_ či ěj ła ło ő_ ře ři şi şt šč",
-        4: (
-            "_č _ś _ş _ž ał ań ař aş aż až bă dă dě eć eł eś eż ež fă gă gł ią ić iş iţ jč kł lč lő mě ną nţ oł oř oş oż ož "
-            "pł rč să sł tý tě tő tř uć uč uş uţ už vă vč vě yś ză zą zę ző áč ář äť ół ýc ăc ăd ăi ăl ăm ăn ăp ăs ău ăţ će "
-            "ći čk čn čo čt čí đe ęc ęd ęt ěn ět ľa ľn ľo łu ły ńs ňa ňo ős ří śc śl śm śn ść ş_ şa şe şo ţa ţe ţă ťa ův ű_ "
-            "ża że ży ža že ži žn"
-        ),
-        5: (
-            "_ł _ő _ř _ţ _ż ađ aľ aň aś bč bě bł bő bř cţ dč dł dő dř dź dż dž eđ eń eň eř eť fő fű gő hý hă hľ hł hř ił iń "
-            "iś iž jž kő kř lý lą lę lţ lů mč mű nę nő nş oć ođ oľ oń oň oţ pę pě pľ rý rą rę rł rő rş rţ rů rű rž ső tč tę "
-            "tł tű uđ uľ uł uř uś uť uż vő wę wł yć ył yń yű yż zł áž íč íž óż úč úť úž ým ýv ă- ăb ăg ăv ăz ăş ą_ ąd ąg ąs "
-            "ąt ąw ąć ął ća čj čl čr ču čá đa đi đu ę_ ęb ęg ęk ęp ęs ęż ě_ ěd ěk ěl ěr ěs ľ_ ľk ľu ł_ łb łe łk łs łt łó łę "
-            "ń_ ńc ň_ ňu ňá őd ők ől őn őr őt őz ř_ řa řk řo řs řá ś_ śr św şc şu şă šć šľ šť ţ_ ţo ţu ţâ ťd ťo ťs ťt űl űr "
-            "űs źn ż_ żn żo ž_ žk žl žo žu ží"
-        ),
-        6: (
-            "_ć _ď _đ _ľ _ť aď aź bý bľ bű cą cş ců dý dą dę dľ dň dů eů eź gę hč hő hů hű iđ iň iř iż jă ję jľ jż ką kč kę "
-            "kľ ků lň lż lž mý mą mę mł mŕ mţ nđ nů nž oź pć pč pň pő pţ pů rđ rň rż sý są sę sľ sň sű tą tĺ tľ tň tů uň vň "
-            "vŕ vř vž wą wś yč yň yő yř yž zč zľ zř zű zż zž áľ áň âş âţ íř úľ ýb ýh ýk ýl ýn ýp ýr ýs ýt ýz ýř ýš ăf ăh ăj "
-            "ąb ąk ąp ąz ąż ćk ćn ću ćw čm čs čv čú čč ď_ ďa ďo ęl ęz ěc ěh ěm ěp ěv ěz ěč ěř ěš ěž ĺk ľs ľú łc łd łg łn łp "
-            "łz łą łł ńk ňk ňm őa őb őc őe őf őg őh ői őj őm őv ŕk řč śp şl şm şn şp şâ ťm ťu ťá ů_ ůj ůl ům ůr ůs ůž űj űk "
-            "űn űt űv űz źd źl źw żb żd żk żm żu żó żą žb žd žg žj žm žr žs žv žá žč"
-        ),
-        7: (
-            "-ş -ţ _ă _ű _ź bą bę bň bś bţ bů bż cľ cł cň cť dĺ dś dű eď fč fľ fň gą gľ gű hę hĺ hň hŕ iď iľ iů iź jď jň jő "
-            "jś jť jű kć kĺ kň kŕ kű lś lş lű mć mĺ mľ mň mő mř mś mů mż mž nď nű nż oď oť pý pą pĺ pŕ pş rć rľ rś rť rź sč "
-            "sů tŕ uă uď uń uź vď vů vű wż xă yľ yť yź zý zď zň zś zť zů éč éř íľ íň óź ôč ôľ ôž úň ýd ýč ýž ăo ąś ćd ćm ćo "
-            "čľ čň čů ďu ďá đ_ ęć ęś ęź ěb ěň ĺb ĺz ĺž ľh ľm ľv ľň łl łm łr łw łś łź łż ńm ňs ňt ňů őo őp őu őá őé őú ŕc ŕd "
-            "ŕh ŕt ŕz ŕč ŕň řb řm řn řt řu řv śk śt ş- şf šň šů ţc ťj ťk ťn ťp ťr ťú ťš ůb ůc ůd ůh ůn ůt ůz ůč ůš űb űe űf "
-            "űh ź_ źb źc źm źr żc żi żl żs żł žh žt žé žú žď žđ žň žš"
-        ),
-        8: (
-            "-č _ň bŕ bş bť bź bž cę cŕ dŕ dť eő fý fŕ fů gý gč gř gů gż hť hż jł jř jů kż mş nň oă pű rď sŕ sř sţ sž vľ wč "
-            "xč áť äč éž íť óś úř ýu ýľ ăe ąź ć- ćp ćs čb čd čh čp čš ďk ďm ďt đo ęł ěg ěď ěť ĺc ĺh ĺp ĺň ľb ľt ľá ľč ľš łf "
-            "łi ńż ňh ő- őí őö őü ŕb ŕm ŕn ŕp ŕš ŕž řl řp řš řů śń şd şr şv ťb ťh ťi ťv ťí ůk ůp ůň ű- űc űd űg źg źć źż żg "
-            "żr żw żę żż žc žy žľ"
-        ),
-        9: (
-            "aů bĺ cč cő dď eă fą fş gđ gş hą hś hž iő kś kž lť nć nť oĺ oů pś pť rń sş uů vĺ vť wő yď yů zć áď áĺ âă éť éů "
-            "íď óő óž ôň ýf ýg ýj ýň ýť ăx ćb ćc ćf ćg ćj ćl ćt ćv č. čc čf čg čz čé čť ęw ěo ĺ_ ĺn ĺt ĺč ľd ľj ľp ľr łh łj "
-            "łć ńb ńd ńo ňe ňi ňú ňč ňš őw őó őő ŕ_ ŕl ŕs ŕľ ŕŕ ř. řc řd řh řr śa śb śi śo şb şk şs ţm ţî ťc ťe ťf ťl ťč ťů "
-            "ůf ůg ůř űa űi űm űp űu űé źa źk źń żp žp žů"
-        ),
-        10: (
-            "_ĺ aý aĺ bď cý cž dć dş eą eę fę fě fř hď jń kă kě kť lź nł pż pž sĺ sż tś tş tţ tż tž uą uę vą wý wć wů wű xľ "
-            "éď éň îş îţ óč óľ óň ôť úď üč ýo ýy ýá ąf čy čó ďd ďe ďn ďs ďö ďč ďů ďž đm ęn ęr ěe ěf ěá ěú ĺd ĺď ľc ľg ľi ľô "
-            "ľž ńa ńt ńć ňb ňc ňd ňó őš ŕv řj řz řé řú řň řř řť śf śj śś şg ţ- ţp ťz ťä ťň ůď űč űš źi źp źs żt ž. žw žó žĺ "
-            "žŕ"
-        ),
-    },
-    "cp1254": {
-        1: "il ği ğı",
-        2: "ağ aş bi di dı eğ eş i_ im in ir iz iğ li lı mi mı ni nı ti tı ı_ ıl ın ır ız ığ şt",
-        3: "_i ci cı ik it iy iş ki kı ri rı si sı uğ yı zi zı ğu ık ım ıy ış ş_ şa şe şl şm",
-        4: "_ş bı fi gi gı hi ic id ip is oğ pı uş vi yi çi çı üğ üş ğa ğe ğl ğr ğü ıc ıp ıs ıt şi şı",
-        5: "_ı ai fı hı ib if ih iv iç oş pi rş öğ ğd ıd ıf ıv şk şu şü",
-        6: "ia ig ji kş vı vş öş ğm ğn ıç şf şr şs şv şç",
-        7: "ei hş ii ij mş nş ğ_ ğc ğs ğv ıb ıh şb şg şh şn şo şp şö",
-        8: "ie io oi pş ui ğz ıg ş' şd şy şş",
-        9: "fş i' lş yş üi ğ' ğb ğf ğg ı' ıa şc",
-        10: "iu iü jı zş ğo ğy ğş ıe ıo ıu ıö",
-        11: "ğh ğk ğt",
-    },
-}
 _UNSEEN = 12
 # What a sign where a letter could be costs when it stands apart from letters (`£12`, `1½`).
 _SIGN = 3
 # Western European files are the commoner: another code page must read better by more than this.
 _RARER = 2
+# A file is written in one language, but a name or a word from another may stand in it: a word
+# that reads better in another language of the code page costs this much more than there.
+_SWITCH = 6
 _LEGACY = ("cp1252", "cp1250", "cp1254")
 
 
@@ -157,11 +48,13 @@ def _weights(levels: dict[int, str]) -> dict[str, int]:
     return {pair: level for level, pairs in levels.items() for pair in pairs.split()}
 
 
-_WEIGHTS = {encoding: _weights(levels) for encoding, levels in _PAIRS.items()}
-# A dictionary counts each word once, running text its common words often: Italian and French end
-# some of their commonest words in an accented vowel (`più`, `è`, `città`, `caffè`, `café`), which
-# a word list holds few of. Read as cp1250 they would end in `ů`, `č`, `ŕ`.
-_WEIGHTS["cp1252"].update(dict.fromkeys(("à_", "è_", "é_", "ì_", "ò_", "ù_"), 1))
+_WEIGHTS = {language: {**_weights(levels), "__": 0} for language, levels in LETTER_PAIRS.items()}
+# A word list counts each word once, running text its common words often: Italian ends some of its
+# commonest words in an accented vowel (`più`, `è`, `città`, `caffè`), French a few (`à`, `où`).
+# Read as cp1250 they would end in `ů`, `č`, `ŕ`.
+for _language, _finals in (("it", "àèéìòù"), ("fr", "àù")):
+    for _final in _finals:
+        _WEIGHTS[_language][_final + "_"] = min(_WEIGHTS[_language].get(_final + "_", _UNSEEN), 2)
 
 
 def _differing_bytes() -> bytes:
@@ -175,41 +68,32 @@ def _differing_bytes() -> bytes:
 
 
 _DIFFERING = _differing_bytes()
-# The accented letters each language of a code page writes (in one word in 10,000 or more, in the
-# same dictionaries). A file is written in one language: a letter its likeliest language does not
-# write counts against the code page, even one the code pages share (Turkish writes no `á`, Polish
-# no `ď`, Czech no `ś`, French no `ð`).
-_ALPHABETS = {
-    "cp1252": (
-        "àáâæçèéêëîïóôöûüœ",  # French
-        "áéíñóúü",  # Spanish
-        "àáâãçéêíóôõú",  # Portuguese
-        "áâãçéêíóôõú",  # Brazilian Portuguese
-        "àèéìòù",  # Italian
-        "ßäéöü",  # German
-        "áâäçèéêëíïóöúü",  # Dutch
-        "áäåæèéëíðóöøü",  # Danish
-        "áäåèéöü",  # Swedish
-        "åæèéôø",  # Norwegian
-        "áæéíðóöúýþ",  # Icelandic
-    ),
-    "cp1250": (
-        "óąćęłńśźż",  # Polish
-        "áäéíóöúüýčďěľńňőřśšťůűž",  # Czech
-        "áäéíóôöúýčďĺľňŕšťž",  # Slovak
-        "áäéíóöúüłőű",  # Hungarian
-        "öüćčđšž",  # Slovenian
-        "ćčđšž",  # Croatian
-        "âîăşţ",  # Romanian
-    ),
-    "cp1254": (
-        "çöüğış",  # Turkish
-    ),
+
+
+def _is_letter(char: str) -> bool:
+    return char.isalpha() and char.upper() != char  # `ª`, `º` are letters without case: signs here
+
+
+def _folded(encoding: str) -> tuple[str, ...]:
+    """Each byte as the lowercase letter `encoding` reads it as, or `_` for anything else."""
+    def fold(byte: int) -> str:
+        try:
+            char = bytes([byte]).decode(encoding)
+        except UnicodeDecodeError:
+            return "_"
+        char = "i" if char == "İ" else char.lower()  # `İ` lowers to two characters
+        return char if _is_letter(char) else "_"
+
+    return tuple(map(fold, range(256)))
+
+
+_FOLDED = {encoding: _folded(encoding) for encoding in _LEGACY}
+# The bytes each code page reads as a sign where another reads a letter.
+_SIGN_BYTES = {
+    encoding: re.compile(b"[" + re.escape(bytes(b for b in _DIFFERING if _FOLDED[encoding][b] == "_")) + b"]") for encoding in _LEGACY
 }
-# What each letter of a file that its likeliest language does not write costs.
-_FOREIGN_LETTER = 6
 _HIGH_WORD = re.compile(rb"[A-Za-z\x80-\xff]*[\x80-\xff][A-Za-z\x80-\xff]*")
-_SAMPLE_WORDS = 4000
+_SAMPLE_WORDS = 2000
 # Scripts that are not Latin write whole words in high bytes; Latin ones an accent here and there.
 _HIGH_RUN = re.compile(rb"[\x80-\xff]{3,}")
 # ... and keep them apart from Latin letters: `Kříž`, `üüüümlaut` are Latin words.
@@ -234,7 +118,8 @@ _FREQUENCIES = {
     ))),
 }
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
-_NON_ASCII_LINE = re.compile(rb"[^\n]*[\x80-\xff][^\n]*")
+# Anchored at a line's start: unanchored, each ASCII line would be scanned once from every byte of it.
+_NON_ASCII_LINE = re.compile(rb"^[^\n]*[\x80-\xff][^\n]*", re.M)
 _NON_ASCII = re.compile(rb"[\x80-\xff]+")
 _SAMPLE_BYTES = 64 * 1024
 _DECLARED = re.compile(rb"^\s*CHARSET:\s*([\w-]+)|\bencoding\s*=\s*[\"']([\w-]+)[\"']", re.I | re.M)
@@ -352,17 +237,19 @@ def _legacy_encoding(data: bytes) -> str:
     """cp1252 unless the accented words read better as Central European text under cp1250, or as
     Turkish under cp1254.
 
-    The code pages share most accented letters; where a byte differs, each reading is judged by the
-    letters around it: how often its languages write that letter after the one before and before
-    the one after (`_PAIRS`). `naïve`, `Sœur` and `Loïc` read as French; as cp1250 they would be
-    `naďve`, `Sśur`, `Loďc`, whose `ďv`, `sś`, `ďc` no Central European language writes, while
-    `Płatność` read as cp1252 holds a `³` inside a word. A file is also written in one language:
-    each accented letter that the likeliest language of a code page does not write counts against
-    it (`_ALPHABETS`: Turkish writes no `á`, so Icelandic `ð` `þ` `ý` among acute vowels is not
-    Turkish). Only the distinct words holding high bytes in the sample are weighed; cp1252 wins a
-    tie and a near tie. charset-normalizer was tried here and misjudges short samples (it reads
-    Polish as cp1252 and French as cp1250). A sample written mostly in runs of high bytes apart
-    from Latin letters is first offered to the non-Latin code pages.
+    The code pages share most accented letters and read the rest differently (0xE8 is `è` or `č`,
+    0xFB `û` or `ű`, 0xF0 `ð` or `đ` or `ğ`). Each code page's reading of the words holding
+    accents is scored as text of each of its languages, by how often the language writes each pair
+    of letters in the word, its ASCII letters and edges too (`LETTER_PAIRS`): `Lefèvre`,
+    `Crème`, `Brûlée` read as French, while `Lefčvre`, `Crčme` would be Czech at best and
+    `Brűlée` Hungarian, and a file is written in one language: a word that reads better in another
+    language of the code page costs `_SWITCH` more there. A file's words that the code pages read
+    alike (`Libellé`, `Détail`) count too, for the language they point to. A sign where another
+    code page reads a letter costs as `_sign_cost` says (`G³ówna` is Polish `Główna`). Only the
+    distinct words holding high bytes in the sample are weighed; cp1252 wins a tie and a near tie.
+    charset-normalizer was tried here and misjudges short samples (it reads Polish as cp1252 and
+    French as cp1250). A sample written mostly in runs of high bytes apart from Latin letters is
+    first offered to the non-Latin code pages.
     """
     sample = b"\n".join(_NON_ASCII_LINE.findall(data[: _SAMPLE_BYTES * 16]))[:_SAMPLE_BYTES]
     runs = _NON_ASCII.findall(sample)
@@ -381,58 +268,46 @@ def _legacy_encoding(data: bytes) -> str:
         readable.append(encoding)
     if len(readable) < 2:
         return readable[0] if readable else "cp1252"
-    costs = dict.fromkeys(readable, 0)
-    for word in words:
-        if word.translate(None, _DIFFERING) != word:
-            for encoding, cost in _implausibility(word, readable).items():
-                costs[encoding] += cost
-    joined = b" ".join(words)
-    for encoding in readable:
-        costs[encoding] += _FOREIGN_LETTER * _foreign_letters(joined, encoding)
+    if not any(word.translate(None, _DIFFERING) != word for word in words):
+        return readable[0]  # every code page reads the file alike
+    costs = {encoding: _reading_cost(words, encoding) for encoding in readable}
     for encoding in readable[1:]:
         costs[encoding] += _RARER
     return min(readable, key=costs.__getitem__)  # a tie goes to the first, cp1252
 
 
-def _implausibility(word: bytes, encodings: list[str]) -> dict[str, int]:
-    """How unlike each code page's languages `word` reads: the sum, over each byte the code pages
-    read differently, of the rarity of the letter pairs it forms with its neighbours."""
-    texts = {encoding: word.decode(encoding).replace("İ", "i").lower() for encoding in encodings}  # `İ` lowers to two characters
-    if any(len(text) != len(word) for text in texts.values()):
-        return dict.fromkeys(encodings, 0)
-    costs = dict.fromkeys(encodings, 0)
-    for at, byte in enumerate(word):
-        if byte not in _DIFFERING:
-            continue
-        for encoding, text in texts.items():
-            char = text[at]
-            before = text[at - 1] if at else "_"
-            after = text[at + 1] if at + 1 < len(text) else "_"
-            if not char.isalpha() or char.upper() == char:  # a sign, or `ª`/`º`: a letter without case
-                costs[encoding] += _sign_cost(char, at, text)
-                continue
-            left = (before if before.isalpha() else "_") + char
-            right = char + (after if after.isalpha() else "_")
-            weights = _WEIGHTS[encoding]
-            costs[encoding] += weights.get(left, _UNSEEN) + weights.get(right, _UNSEEN)
-    return costs
-
-
-def _foreign_letters(words: bytes, encoding: str) -> int:
-    """How many accented letters of `words` the likeliest language of `encoding` does not write."""
-    letters = Counter(ch for ch in words.decode(encoding).replace("İ", "i").lower() if ch > "\x7f" and ch.upper() != ch)
-    return min(sum(n for ch, n in letters.items() if ch not in alphabet) for alphabet in _ALPHABETS[encoding])
+def _reading_cost(words: list[bytes], encoding: str) -> int:
+    """How unlike the text of any one language of `encoding` its reading of `words` is: the sum,
+    over the words, of the rarity of the word's letter pairs in that language, or in the language
+    of the code page that reads the word best plus `_SWITCH`, whichever is less."""
+    folded = _FOLDED[encoding]
+    signs = _SIGN_BYTES[encoding]
+    tables = [_WEIGHTS[language] for language in LANGUAGES[encoding]]
+    totals = [0] * len(tables)
+    for word in words:
+        marked = "_" + "".join(map(folded.__getitem__, word)) + "_"
+        pairs = [marked[at : at + 2] for at in range(len(marked) - 1)]  # `__`, between signs, weighs 0
+        extra = 0
+        if signs.search(word):
+            text = word.decode(encoding).replace("İ", "i").lower()
+            extra = sum(_sign_cost(text[found.start()], found.start(), text) for found in signs.finditer(word))
+        word_costs = [sum(map(table.get, pairs, repeat(_UNSEEN))) + extra for table in tables]
+        cap = min(word_costs) + _SWITCH
+        totals = [total + min(cost, cap) for total, cost in zip(totals, word_costs)]
+    return min(totals)
 
 
 def _sign_cost(char: str, at: int, word: str) -> int:
     """A sign standing apart from letters (`£12`, `(£)`, `1½`) reads as common, one among a word's
     letters (`G³ówna`, `¯ABKA`: Polish read as cp1252) as worse than any letter. Punctuation may
-    open a word (`¿Qué`, `¡Hola`), and an ordinal indicator, a letter without case, end one (`nº`,
-    `1ª`)."""
+    open a word (`¿Qué`, `¡Hola`), and an ordinal indicator, a letter without case, end an
+    abbreviation (`nº`, `Dª`) or a number (`1ª`), but not a word ending in a vowel (`Nemeº` is
+    Romanian `Nemeş`)."""
     if not any(map(str.isalpha, word)):
         return 2 * _SIGN
     if at == 0 and unicodedata.category(char).startswith("P"):
         return 2 * _SIGN
     if char.isalpha() and (at + 1 == len(word) or not word[at + 1].isalpha()):
-        return 2 * _SIGN
-    return 2 * _UNSEEN + _FOREIGN_LETTER
+        if not (at and unicodedata.normalize("NFD", word[at - 1])[0] in "aeiou"):
+            return 2 * _SIGN
+    return 2 * (_UNSEEN + _SIGN)
