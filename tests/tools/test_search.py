@@ -95,6 +95,7 @@ def test_unknown_account_and_category_come_with_suggestions(hard_books):
     result = hard_books.run("search_transactions", category="grocery stuff")
     assert result["error"]["type"] == "not_found" and "Groceries" in result["error"]["suggestions"]
     assert hard_books.run("search_transactions", category="groceries")["count"] == 4
+    assert hard_books.run("search_transactions", category="Nonexistent Cat")["error"]["suggestions"] == []  # not Rent
 
 
 def test_one_sided_date_ranges(hard_books):

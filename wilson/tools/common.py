@@ -66,11 +66,25 @@ def clamp_limit(limit: int | None) -> int:
     return min(limit, MAX_LIMIT)
 
 
-def _suggest(name: str, choices: list[str]) -> list[str]:
-    from rapidfuzz import fuzz, process, utils
+SUGGESTION_SCORE = 75  # `grocery` is 75 like Groceries; `Nonexistent` is like no word of Rent, Internet, Phone
+_WORDS = re.compile(r"[^\W\d_]{3,}")
 
-    found = process.extract(name, choices, scorer=fuzz.WRatio, processor=utils.default_process, limit=3)
-    return [match for match, score, _ in found if score >= 60]
+
+def _suggest(name: str, choices: list[str]) -> list[str]:
+    """Up to three names like the one given, as a whole or word for word (`grocery stuff` →
+    Groceries, `card payment` → Credit Card Payment); a name like none gets no suggestions,
+    which would only mislead (partial matching offered Rent for `Nonexistent Cat`)."""
+    from rapidfuzz import fuzz, utils
+
+    wanted = utils.default_process(name)
+
+    def likeness(choice: str) -> float:
+        known = utils.default_process(choice)
+        pairs = [(a, b) for a in _WORDS.findall(wanted) for b in _WORDS.findall(known)]
+        return max([fuzz.ratio(wanted, known), *(fuzz.ratio(a, b) for a, b in pairs)])
+
+    scored = sorted(((likeness(choice), choice) for choice in choices), key=lambda pair: -pair[0])
+    return [choice for score, choice in scored[:3] if score >= SUGGESTION_SCORE]
 
 
 _DIGITS = re.compile(r"\d+")
