@@ -227,7 +227,9 @@ def test_check_budgets_takes_a_month(hard_books):
 @pytest.mark.parametrize("args, message", [
     ({"category": "Transfer", "amount": "5"}, "Transfer is a transfer category; budgets are for spending categories"),
     ({"category": "Salary", "amount": "5"}, "Salary is an income category; budgets are for spending categories"),
-    ({"category": "Dining", "amount": "1e308"}, "amount: 1E+308 is out of range for an amount of money"),
+    ({"category": "Dining", "amount": 1e308}, "amount: 1E+308 is out of range for an amount of money"),
+    ({"category": "Dining", "amount": "1.000,50"}, "amount: '1.000,50' is not a decimal amount; write it like 1234.50"),
+    ({"category": "Dining", "amount": "1,5"}, "amount: '1,5' is not a decimal amount; write it like 1234.50"),  # not 15
     ({"category": "Dining", "amount": "5", "currency": "XYZ"},
      "currency 'XYZ' is not a three-letter ISO 4217 code (such as USD or EUR) nor one the ledger uses"),
 ])

@@ -144,6 +144,23 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+def _decimal_argument(value: object, param: str) -> Decimal:
+    """An amount argument, exactly: a JSON number, or text with a decimal point and only well-placed
+    thousands commas (`1,234.50`). `1,5` or `1.000,50` is refused, not read as 15 or 1.0005."""
+    from wilson.money import AmountError, parse_amount
+
+    if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool):
+        amount = Decimal(str(value))
+    else:
+        try:
+            amount = parse_amount(str(value), ".")
+        except (AmountError, InvalidOperation):
+            raise ToolError(f"{param}: {value!r} is not a decimal amount; write it like 1234.50") from None
+    if not amount.is_finite():
+        raise ToolError(f"{param}: {value!r} is not a finite amount")
+    return amount
+
+
 def _coerce(value: Any, hint: Any, param: str) -> Any:
     """Turn JSON values into the Python types the signature promises (Decimal and date)."""
     if typing.get_origin(hint) is typing.Annotated:
@@ -158,13 +175,7 @@ def _coerce(value: Any, hint: Any, param: str) -> Any:
         (item,) = typing.get_args(hint) or (str,)
         return [_coerce(v, item, param) for v in value]
     if hint is Decimal:
-        try:
-            amount = Decimal(str(value).strip().replace(",", ""))
-        except InvalidOperation:
-            raise ToolError(f"{param}: {value!r} is not a decimal amount") from None
-        if not amount.is_finite():
-            raise ToolError(f"{param}: {value!r} is not a finite amount")
-        return amount
+        return _decimal_argument(value, param)
     if hint is date:
         try:
             return date.fromisoformat(str(value))
