@@ -107,8 +107,8 @@ def _import_file(
     source = str(path)
     say("reading")
     # A file stating no currency that goes into an account the user named is in that account's.
-    known = ledger.account(account) if account and not currency else None
-    result = parse_file(path, forced_format, currency or (known["currency"] if known else None))
+    named_account = ledger.account(account) if account and not currency else None
+    result = parse_file(path, forced_format, currency or (named_account["currency"] if named_account else None))
     rows = _check_rows(result)
     result.transactions = []  # `rows` holds them from here on
     if result.errors and not skip_bad:
