@@ -144,14 +144,14 @@ async def test_fourth_call_of_one_tool_warns(make_agent, llm_providers):
     assert note["role"] == "user" and "4 times" in note["content"]
 
 
-async def test_near_duplicate_arguments_warn(make_agent, llm_providers):
-    llm_providers.reply_tool_calls([("t_echo", {"text": "coffee spending in january"})])
-    llm_providers.reply_tool_calls([("t_echo", {"text": "coffee spending in januray"})])
+async def test_a_respelled_repeat_warns(make_agent, llm_providers):
+    llm_providers.reply_tool_calls([("t_echo", {"text": "coffee spending in January"})])
+    llm_providers.reply_tool_calls([("t_echo", {"pad": 0, "text": " Coffee  spending in january"})])
     llm_providers.reply_text("same thing")
     events = await collect(make_agent().run("go"))
     limits = of_type(events, "tool_limit")
-    assert len(limits) == 1 and "nearly the same" in limits[0].message
-    assert "nearly the same" in llm_providers.requests[2].messages[-1]["content"]
+    assert len(limits) == 1 and "same arguments as an earlier call" in limits[0].message
+    assert "same arguments as an earlier call" in llm_providers.requests[2].messages[-1]["content"]
 
 
 async def test_identical_read_only_calls_come_from_the_run_cache(make_agent, llm_providers):

@@ -129,3 +129,10 @@ def test_ctrl_c_cancels_promptly_with_exit_130(llm_server, tmp_path):
     assert "Traceback" not in err
     (pad,) = (tmp_path / "home" / "scratchpad").glob("*.jsonl")
     assert "cancelled" in [r["type"] for r in read(pad)]
+
+
+def test_figures_no_tool_result_backs_are_pointed_out(llm_providers):
+    llm_providers.reply_text("You spent $12,345.67 on dining in March, 38% more than February.")
+    result = ask("what did I spend on dining?")
+    assert result.exit_code == 0 and "You spent $12,345.67" in result.stdout
+    assert "figures not found in any tool result, check them: $12,345.67, 38%" in result.stderr

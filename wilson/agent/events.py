@@ -76,7 +76,7 @@ class ToolError(_Event):
 
 @dataclass(frozen=True)
 class ToolLimit(_Event):
-    """A soft limit was hit (a tool called often, or near-duplicate arguments); the model is warned."""
+    """A soft limit was hit (a tool called often, or a call that worked repeated in other words); the model is warned."""
 
     type: ClassVar[str] = "tool_limit"
     tool: str
@@ -112,8 +112,18 @@ class ApprovalNeeded(_Event):
 
 @dataclass(frozen=True)
 class Answer(_Event):
+    """The final answer. `unbacked` lists, as written, the money figures and percentages in it that
+    no tool result of the run (nor the user, nor the ledger summary in the prompt) contains; a UI
+    should show them beside the answer, e.g. "figures not found in any tool result: $12,345.67"."""
+
     type: ClassVar[str] = "answer"
     text: str
+    unbacked: tuple[str, ...] = ()
+
+
+def unbacked_warning(figures: tuple[str, ...]) -> str:
+    """The line every UI shows under an answer whose figures no tool result backs."""
+    return f"⚠ figures not found in any tool result, check them: {', '.join(figures)}"
 
 
 @dataclass(frozen=True)

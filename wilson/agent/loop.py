@@ -24,7 +24,8 @@ from typing import Any
 
 from wilson.agent import events as ev
 from wilson.agent.context import ContextBudget, token_limit
-from wilson.agent.scratchpad import CallHistory, Scratchpad, Stopwatch, canonical_args
+from wilson.agent.figures import unbacked
+from wilson.agent.scratchpad import CallHistory, Scratchpad, Signature, Stopwatch, canonical_args, signature
 from wilson.agent.setup import prepare
 from wilson.agent.summary import summarize
 from wilson.agent.tokens import TokenCounter
@@ -44,6 +45,7 @@ FINAL_NOTE = (
     "or check."
 )
 OVERFLOW_KEEP = (3, 0)  # tool results kept in full on each retry after the provider's overflow
+SOURCE_ROLES = ("system", "user")  # opening messages whose figures an answer may quote: code's and the user's
 
 
 @dataclass
@@ -64,6 +66,7 @@ class _Run:
     model: str = ""
     warnings: list[str] = field(default_factory=list)
     pending: list[ev.Event] = field(default_factory=list)  # side events of a model call
+    sources: list[str] = field(default_factory=list)  # texts an answer's figures must come from
     finished: bool = False
 
     def count(self, completion: Completion) -> None:
@@ -71,6 +74,17 @@ class _Run:
         self.output_tokens += completion.output_tokens
         self.cost = None if self.cost is None or completion.cost is None else self.cost + completion.cost
         self.model = completion.model
+
+    def answer(self, text: str) -> ev.Answer:
+        """The answer, flagged with the figures in it that no source of the run backs (see `figures`).
+
+        Flagged rather than sent back to the model: the check is a heuristic, so it informs the
+        user instead of steering the model, and it costs no extra call or loop state.
+        """
+        missing = unbacked(text, self.sources)
+        if missing:
+            self.pad.write("unbacked_figures", figures=missing)
+        return ev.Answer(text, missing)
 
     def done(self, answer: str, *, cancelled: bool = False, error: str | None = None) -> ev.Done:
         self.finished = True
@@ -139,6 +153,7 @@ class Agent:
             run = _Run(llm=self.llm, ctx=ctx, pad=pad, context=self.budget())
             try:
                 messages = prepare(self, run.ctx, query, history or [], skill)
+                run.sources = [m["content"] for m in messages if m["role"] in SOURCE_ROLES]
                 pad.write("query", text=query, skill=skill, model=self.llm.model, history=len(history or []))
                 async for event in self._iterate(run, messages):
                     yield event
@@ -166,7 +181,7 @@ class Agent:
             messages.append(completion.message)
             if not completion.tool_calls:
                 answer = completion.content or "The model returned an empty reply, so I have no answer."
-                yield ev.Answer(answer)
+                yield run.answer(answer)
                 yield run.done(answer)
                 return
             if completion.content:
@@ -201,7 +216,7 @@ class Agent:
                 f"I stopped after {self.config.max_iterations} steps without reaching an answer. "
                 f"I made {run.tool_calls} tool calls; their full results are in {run.pad.path}."
             )
-        yield ev.Answer(answer)
+        yield run.answer(answer)
         yield run.done(answer)
 
     async def _fit(
@@ -252,7 +267,7 @@ class Agent:
         for call in calls:
             prepared = _Call.parse(call, self.tools.get(call.name))
             run.tool_calls += 1
-            warning = run.history.record(prepared.name, prepared.key)
+            warning = run.history.record(prepared.name, prepared.key, prepared.signature)
             if warning:
                 run.warnings.append(warning)
                 run.pad.write("warning", tool=prepared.name, message=warning)
@@ -268,7 +283,9 @@ class Agent:
         async for event in self._run_reads(run, batch, results):
             yield event
         for call in calls:
-            messages.append({"role": "tool", "tool_call_id": call.id, "content": _json(results[call.id])})
+            content = _json(results[call.id])
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
+            run.sources.append(content)
             run.context.note_tool(call.id, call.name, _args_text(call.arguments))
 
     async def _run_reads(
@@ -305,7 +322,6 @@ class Agent:
         try:
             for finished in asyncio.as_completed(tasks):
                 call, result, duration, cached = await finished
-                run.history.remember(call.name, call.key, result, cacheable=call.tool is not None)
                 results[call.id] = result
                 yield self._finish(run, call, result, duration, cached)
         finally:
@@ -338,6 +354,8 @@ class Agent:
 
     def _finish(self, run: _Run, call: "_Call", result: dict[str, Any], duration: float, cached: bool) -> ev.Event:
         run.pad.write("tool", **_record(call, result, duration, cached))
+        cacheable = call.tool is not None and call.tool.read_only
+        run.history.settle(call.name, call.key, call.signature, result, cacheable=cacheable)
         error = result.get("error") if isinstance(result, dict) else None
         if isinstance(error, dict):
             return ev.ToolError(call.id, call.name, str(error.get("message", error)), bool(error.get("recoverable", True)))
@@ -354,6 +372,7 @@ class _Call:
     args: dict[str, Any] | None
     key: str
     error: dict[str, Any] | None = None
+    signature: Signature | None = None  # None when there is nothing to compare (unknown tool, bad JSON)
 
     @property
     def concurrent(self) -> bool:
@@ -367,7 +386,8 @@ class _Call:
             return cls(call.id, call.name, tool, None, call.arguments, _bad_arguments(call.name, f"not valid JSON ({exc.msg})"))
         if not isinstance(args, dict):
             return cls(call.id, call.name, tool, None, call.arguments, _bad_arguments(call.name, "must be a JSON object"))
-        return cls(call.id, call.name, tool, args, canonical_args(args))
+        spelled = signature(args, tool.parameters) if tool is not None else None
+        return cls(call.id, call.name, tool, args, canonical_args(args), signature=spelled)
 
 
 def _run_read(call: _Call, ctx: ToolContext, path: Path | None) -> dict[str, Any]:

@@ -138,6 +138,10 @@ class _Printer:
             self.err.print(line, markup=False, style=_STYLES.get(event.type, ""))
         elif event.type == "answer":
             self._answer(event.text)
+            if event.unbacked:
+                from wilson.agent.events import unbacked_warning
+
+                self.err.print(unbacked_warning(event.unbacked), markup=False, style="yellow")
         elif event.type == "done" and not (event.error or event.cancelled):  # those end in one line from fail()
             self.err.print(_footer(event), markup=False, style="dim")
 
