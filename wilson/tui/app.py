@@ -17,14 +17,19 @@ from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Input, T
 
 from wilson.tui.cells import records
 from wilson.tui.gateway import ToolGateway
-from wilson.tui.messages import BalancesLoaded, CategoriesLoaded, LedgerChanged, ToolFinished, TransactionsLoaded
+from wilson.tui.messages import (
+    BalancesLoaded, CategoriesLoaded, LedgerChanged, ToolFinished, TransactionsLoaded, result_notes,
+)
 from wilson.tui.screens.help import HelpScreen
 from wilson.tui.widgets.accounts import AccountList
 from wilson.tui.widgets.ask import AskPanel
 from wilson.tui.widgets.records import BalancesView, BudgetsView
-from wilson.tui.widgets.transactions import TransactionsTable, TransactionsView
+from wilson.tui.widgets.transactions import FLAG_HELP, TransactionsTable, TransactionsView
 
 VIEWS = {"transactions": "1 Transactions", "budgets": "2 Budgets", "balances": "3 Accounts"}
+# Below 100 columns the account sidebar hides (f brings it back); below 80 the ask panel shows only
+# while it has focus (a, :), so the table keeps room for date, amount and payee (wilson.tcss).
+BREAKPOINTS = [(0, "-narrow"), (80, "-medium"), (100, "-wide")]
 
 
 class SkillWarnings(Message):
@@ -35,6 +40,7 @@ class SkillWarnings(Message):
 
 class WilsonApp(App[None]):
     CSS_PATH = "wilson.tcss"
+    HORIZONTAL_BREAKPOINTS = BREAKPOINTS
     TITLE = "Wilson"
     SUB_TITLE = "your money, in your terminal"
     BINDINGS = [
@@ -45,6 +51,7 @@ class WilsonApp(App[None]):
         Binding("3", "show('balances')", "Accounts", show=False),
         Binding("a", "ask", "Ask"),
         Binding("colon", "ask", "Ask", show=False),
+        Binding("f", "accounts", "Filter by account", show=False),
         Binding("escape", "escape", "Stop / back", show=False),
     ]
 
@@ -100,11 +107,21 @@ class WilsonApp(App[None]):
         if not message.error:
             self.categories = {str(row["name"]) for row in records(message.result) if row.get("name")}
 
+    def known_transactions(self) -> dict[int, dict[str, Any]]:
+        """The rows the table has listed, by id: what an approval can name without asking the ledger."""
+        return dict(self.query_one(TransactionsTable).rows_by_id)
+
     def on_ledger_changed(self, message: LedgerChanged) -> None:
+        """The tool's own notes (a split row keeps its parts' categories, a rule was learned) are shown,
+        since a bare "done" would hide that the change did not do all the user expected."""
         if message.error:
-            self.notify(message.error, severity="error", timeout=8)
+            self.notify(message.error, severity="error", timeout=8, markup=False)
             return
-        self.notify(f"{message.tool.replace('_', ' ')}: done", timeout=2)
+        notes = result_notes(message.result)
+        rows = self.known_transactions()
+        split = any(rows.get(tx_id, {}).get("split") for tx_id in message.args.get("ids") or [])
+        self.notify("\n".join([f"{message.tool.replace('_', ' ')}: done", *notes]), timeout=10 if notes else 2,
+                    severity="warning" if notes and split else "information", markup=False)
         self.refresh_data()
 
     def on_transactions_loaded(self, message: TransactionsLoaded) -> None:
@@ -131,7 +148,8 @@ class WilsonApp(App[None]):
     def on_skill_warnings(self, message: SkillWarnings) -> None:
         shown = "\n".join(message.warnings[:5])
         more = f"\n… and {len(message.warnings) - 5} more (wilson skills)" if len(message.warnings) > 5 else ""
-        self.notify(shown + more, title=f"{len(message.warnings)} skill warning(s)", severity="warning", timeout=10)
+        self.notify(shown + more, title=f"{len(message.warnings)} skill warning(s)", severity="warning", timeout=10,
+                    markup=False)
 
     # -- keys ------------------------------------------------------------------------------------
 
@@ -147,11 +165,16 @@ class WilsonApp(App[None]):
     def action_ask(self) -> None:
         self.query_one("#ask-input", Input).focus()
 
+    def action_accounts(self) -> None:
+        self.query_one(AccountList).focus()
+
     def action_escape(self) -> None:
-        """Esc stops a running question first; otherwise it leaves a text box for the table."""
+        """Esc stops a running question first; otherwise it leaves a text box or the sidebar for the table."""
         ask = self.query_one(AskPanel)
-        if ask.running:
+        if ask.running and not ask.stopping:
             ask.cancel()
+        elif isinstance(self.focused, AccountList):
+            self.query_one(TransactionsTable).focus()
         elif isinstance(self.focused, Input):
             transactions = self.query_one(TransactionsView)
             if self.focused.id == "search":
@@ -164,4 +187,4 @@ class WilsonApp(App[None]):
             ("Everywhere", self.BINDINGS),
             ("Transactions", [*TransactionsView.BINDINGS, *TransactionsTable.BINDINGS]),
             ("Budgets", BudgetsView.BINDINGS),
-        ]))
+        ], notes=[FLAG_HELP]))

@@ -23,7 +23,11 @@ class ToolFinished(Message):
 
 
 class TransactionsLoaded(ToolFinished):
-    """search_transactions answered for the table."""
+    """search_transactions answered for the table (its rows, pending ones included)."""
+
+
+class TotalsLoaded(ToolFinished):
+    """search_transactions answered for the status line: count and sum of posted rows only."""
 
 
 class BudgetsLoaded(ToolFinished):
@@ -72,3 +76,9 @@ def error_message(tool: str, result: dict[str, Any]) -> str | None:
     if suggestions:
         message += f" (did you mean {', '.join(map(str, suggestions))}?)"
     return message
+
+
+def result_notes(result: dict[str, Any]) -> list[str]:
+    """What a successful tool wants the user told: its `note` and any `warnings`."""
+    note, warnings = result.get("note"), result.get("warnings")
+    return ([str(note)] if note else []) + ([str(w) for w in warnings] if isinstance(warnings, list) else [])

@@ -1,11 +1,15 @@
 """Pick a category: type to fuzzy-filter the ledger's categories (from `list_categories`), Enter
-takes the highlighted one or the text as typed, which the tool resolves or rejects."""
+takes the highlighted one or the text as typed, which the tool resolves or rejects.
+
+Names are data (a category may be called `Card [old]`), so options are built as literal Content:
+Textual's own `Matcher.highlight` reads its candidate as markup."""
 
 from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
 from textual.fuzzy import Matcher
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
@@ -26,9 +30,10 @@ class CategoryModal(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             rows = f"{self.count} transactions" if self.count > 1 else "this transaction"
-            yield Label(f"Category for {rows}", classes="dialog-title")
+            now = f" (now {self.current})" if self.current else ""
+            yield Label(f"Category for {rows}{now}", classes="dialog-title", markup=False)
             yield Input(placeholder="Type to filter, Enter to choose", id="category-input")
-            yield OptionList(id="category-options")
+            yield OptionList(id="category-options", markup=False)
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
@@ -43,11 +48,12 @@ class CategoryModal(ModalScreen[str | None]):
         if text.strip():
             matcher = Matcher(text.strip())
             scored = sorted(((matcher.match(name), name) for name in self.categories), key=lambda s: -s[0])
-            options.add_options(Option(matcher.highlight(name), id=name) for score, name in scored if score > 0)
+            options.add_options(Option(_highlight(matcher, name), id=name) for score, name in scored if score > 0)
         else:
-            options.add_options(Option(name, id=name) for name in self.categories)
+            options.add_options(Option(Content(name), id=name) for name in self.categories)
         if options.option_count:
-            options.highlighted = 0
+            at_current = not text.strip() and self.current in self.categories
+            options.highlighted = self.categories.index(self.current) if at_current else 0
 
     def action_move(self, step: int) -> None:
         options = self.query_one(OptionList)
@@ -65,3 +71,12 @@ class CategoryModal(ModalScreen[str | None]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         self.dismiss(event.option.id)
+
+
+def _highlight(matcher: Matcher, name: str) -> Content:
+    """The name as literal text with the matched letters styled."""
+    content = Content(name)
+    for offset in matcher.fuzzy_search.match(matcher.query, name)[1]:
+        if not name[offset].isspace():
+            content = content.stylize(matcher.match_style, offset, offset + 1)
+    return content

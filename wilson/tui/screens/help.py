@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -16,9 +17,9 @@ Section = tuple[str, Sequence[Binding]]
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q,question_mark", "dismiss(None)", "Close")]
 
-    def __init__(self, sections: Sequence[Section]) -> None:
+    def __init__(self, sections: Sequence[Section], notes: Sequence[str] = ()) -> None:
         super().__init__()
-        self.sections = sections
+        self.sections, self.notes = sections, notes
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog help"):
@@ -28,5 +29,7 @@ class HelpScreen(ModalScreen[None]):
             for section, bindings in self.sections:
                 for binding in bindings:
                     if binding.description:
-                        table.add_row(section, self.app.get_key_display(binding), binding.description)
+                        table.add_row(*map(Text, (section, self.app.get_key_display(binding), binding.description)))
             yield table
+            for note in self.notes:
+                yield Label(note, classes="help-note", markup=False)

@@ -26,7 +26,7 @@ class AccountList(OptionList):
             self.account = account
 
     def __init__(self, **kwargs: object) -> None:
-        super().__init__(Option(ALL, id=ALL), **kwargs)
+        super().__init__(Option(ALL, id=ALL), markup=False, **kwargs)  # account names are data, not markup
         self.names: set[str] = set()
 
     def add_accounts(self, names: Iterable[object]) -> None:

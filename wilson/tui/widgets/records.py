@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
-from wilson.tui.cells import cell, columns, records
+from wilson.tui.cells import TEXT_WIDTH, cell, column_width, columns, records
 from wilson.tui.messages import BalancesLoaded, BudgetsLoaded, LedgerChanged, ToolFinished
 from wilson.tui.screens.budget import BudgetModal
 
@@ -29,10 +30,12 @@ class RecordTable(DataTable):
     def show(self, rows: list[dict[str, Any]], preferred: tuple[str, ...]) -> None:
         self.clear(columns=True)
         keys = columns(rows, preferred)
-        for key in keys:
-            self.add_column(key.replace("_", " ").title(), key=key)
-        for row in rows:
-            self.add_row(*(cell(row.get(key)) for key in keys))
+        cells = [[cell(row.get(key)) for key in keys] for row in rows]
+        for index, key in enumerate(keys):
+            label = key.replace("_", " ").title()
+            self.add_column(Text(label), key=key, width=column_width(label, (row[index] for row in cells), TEXT_WIDTH))
+        for row_cells in cells:
+            self.add_row(*row_cells)
 
 
 class RecordView(Vertical):
@@ -46,7 +49,7 @@ class RecordView(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(self.TITLE, classes="view-title")
-        yield Static("Loading…", classes="view-status")
+        yield Static("Loading…", classes="view-status", markup=False)  # it may quote an error about user text
         yield RecordTable()
 
     def reload(self) -> None:
