@@ -19,6 +19,13 @@ def table(app: WilsonApp) -> TransactionsTable:
     return app.query_one(TransactionsTable)
 
 
+async def pick_category(pilot, row: int) -> None:
+    """Put the cursor on a row and open the category picker on it."""
+    table(pilot.app).move_cursor(row=table(pilot.app).get_row_index(str(row)))
+    await pilot.press("c")
+    await pilot.pause()
+
+
 def row_id(app: WilsonApp, payee: str) -> int:
     [tx_id] = [key for key, row in table(app).rows_by_id.items() if row.get("payee") == payee]
     return tx_id
@@ -48,9 +55,7 @@ async def test_split_row_is_marked_and_a_category_change_says_what_it_did() -> N
         costco = row_id(pilot.app, "Costco Wholesale")
         assert "S" in str(table(pilot.app).get_cell(str(costco), "flags"))
         assert str(table(pilot.app).get_cell(str(costco), "category")) == "Groceries, Household"
-        table(pilot.app).move_cursor(row=table(pilot.app).get_row_index(str(costco)))
-        await pilot.press("c")
-        await pilot.pause()
+        await pick_category(pilot, costco)
         pilot.app.screen.query_one("#category-input").value = "Dining"
         await pilot.press("enter")
         await settle(pilot)
@@ -64,10 +69,7 @@ async def test_category_picker_starts_on_the_current_category() -> None:
     needs("search_transactions", "list_categories")
     async with WilsonApp().run_test(size=SIZE) as pilot:
         await settle(pilot)
-        grocery = row_id(pilot.app, "Grocery Outlet")
-        table(pilot.app).move_cursor(row=table(pilot.app).get_row_index(str(grocery)))
-        await pilot.press("c")
-        await pilot.pause()
+        await pick_category(pilot, row_id(pilot.app, "Grocery Outlet"))
         assert isinstance(pilot.app.screen, CategoryModal)
         options = pilot.app.screen.query_one("#category-options")
         assert options.get_option_at_index(options.highlighted).id == ODD_CATEGORY
