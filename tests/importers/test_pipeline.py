@@ -19,7 +19,7 @@ from wilson.cli import main
 from wilson.importers.model import ImportRefused
 from wilson.importers.pipeline import import_file
 from wilson.ledger import Ledger
-from wilson.ledger.imports import undo_batch
+from wilson.ledger.imports import CURRENCY_EXCHANGE, undo_batch
 
 HEADER = "Date,Description,Amount\n"
 
@@ -1127,3 +1127,42 @@ def test_a_quiet_statement_beside_a_busy_one_still_updates_its_accounts_balance(
         assert ledger.query_one(balance) == {"balance": 100250, "balance_date": "2025-02-28"}
         undo_batch(ledger, batch)
         assert ledger.query_one(balance) == {"balance": 100000, "balance_date": "2025-01-31"}
+
+
+REVOLUT_HEADER = "Type,Product,Started Date,Completed Date,Description,Amount,Fee,Currency,State,Balance\n"
+
+
+def test_a_conversion_between_own_currency_balances_is_a_linked_transfer(tmp_path: Path) -> None:
+    """Revolut books a conversion as two rows, one per currency pocket: £100 out, €116.50 in. The
+    amounts differ, yet neither is spending nor income, and a conversion fee stays spending."""
+    body = (
+        "EXCHANGE,Current,2025-03-02 10:00:00,2025-03-02 10:00:01,Exchanged to EUR,-100.00,0.00,GBP,COMPLETED,400.00\n"
+        "EXCHANGE,Current,2025-03-02 10:00:00,2025-03-02 10:00:01,Exchanged to EUR,116.50,0.00,EUR,COMPLETED,116.50\n"
+        "CARD_PAYMENT,Current,2025-03-03 12:00:00,2025-03-04 08:00:00,Cafe de Flore,-12.40,0.00,EUR,COMPLETED,104.10\n"
+        "FEE,Current,2025-03-05 12:00:00,2025-03-05 12:00:00,Currency conversion fee,-0.50,0.00,EUR,COMPLETED,103.60\n"
+    )
+    with Ledger() as ledger:
+        assert import_file(ledger, write(tmp_path, "revolut.csv", body, REVOLUT_HEADER)).transfers_linked == 1
+        legs = ledger.query(
+            "SELECT t.amount, t.currency, o.currency AS other, c.name FROM transactions t"
+            " JOIN transactions o ON o.id = t.transfer_id JOIN categories c ON c.id = t.category_id ORDER BY t.id"
+        )
+        assert legs == [
+            {"amount": -10000, "currency": "GBP", "other": "EUR", "name": "Transfer"},
+            {"amount": 11650, "currency": "EUR", "other": "GBP", "name": "Transfer"},
+        ]
+        fee = ledger.query_one("SELECT transfer_id, category_id FROM transactions WHERE description = 'Currency conversion fee'")
+        transfer = ledger.scalar("SELECT id FROM categories WHERE name = 'Transfer'")
+        assert fee["transfer_id"] is None and fee["category_id"] != transfer
+
+
+@pytest.mark.parametrize(
+    ("text", "conversion"),
+    [
+        ("Exchanged to EUR", True), ("Exchanged from GBP", True), ("Converted 100.00 EUR to 107.50 USD", True),
+        ("Converted 000.00 EUR to 000.00 USD", True), ("Currency exchange", True), ("FX exchange EUR/USD", True),
+        ("Currency conversion fee", False), ("Exchanged to the new plan", False), ("Foreign transaction fee", False),
+    ],
+)
+def test_what_reads_as_a_currency_conversion(text: str, conversion: bool) -> None:
+    assert bool(CURRENCY_EXCHANGE.search(text)) is conversion

@@ -57,6 +57,16 @@ TRANSFER_WORDS = re.compile(
     r"kohl'?s|elan|paypal credit|td (?:bank )?card)\b.{0,25}\b(?:payment|pmt|pymt|autopay)",
     re.IGNORECASE,
 )
+# A conversion between the user's own balances in two currencies (Revolut's `Exchanged to EUR` on
+# both legs, Wise's `Converted 100.00 EUR to 107.50 USD`): a transfer whose legs differ in amount.
+# The codes are upper case whatever the flags; a conversion *fee* is spending, not a move.
+_CODE = r"(?-i:[A-Z]{3})\b"
+CURRENCY_EXCHANGE = re.compile(
+    rf"^\W*(?:exchanged?|converted|conversion)\b(?:[\s\d.,]+{_CODE})?\s*(?:to|from|into|for)\b[\s\d.,]*{_CODE}"
+    r"|\b(?:currency|fx) (?:exchange|conversion)\b(?!\W*(?:fee|charge|commission|mark-?up))",
+    re.IGNORECASE,
+)
+EXCHANGE_MATCH_DAYS = 1  # both legs of a conversion are booked at once; a day allows for time zones
 
 
 @dataclass
@@ -446,7 +456,7 @@ def link_transfers(ledger: Ledger, batch_id: int, rows: NewRows) -> int:
             " WHERE posted BETWEEN ? AND ? AND pending = 0 AND transfer_id IS NULL AND amount != 0 ORDER BY posted, id",
             (low, high),
         )
-        if _reads_like_transfer(row["description"]) or said(row) is not None
+        if _reads_like_transfer(row["description"]) or said(row) is not None or CURRENCY_EXCHANGE.search(row["description"])
     ]
     linked = 0
     taken: set[int] = set()
@@ -454,17 +464,20 @@ def link_transfers(ledger: Ledger, batch_id: int, rows: NewRows) -> int:
         if row["id"] in taken:
             continue
         target = said(row)
-        matches = [
-            dict(m)
-            for m in conn.execute(
-                f"SELECT {_LEG_COLUMNS} FROM transactions WHERE account_id != ? AND currency = ? AND amount = ?"
-                " AND posted BETWEEN date(?, ?) AND date(?, ?) AND pending = 0 AND transfer_id IS NULL ORDER BY id",
-                (row["account_id"], row["currency"], -row["amount"], row["posted"], f"-{TRANSFER_MATCH_DAYS} days",
-                 row["posted"], f"+{TRANSFER_MATCH_DAYS} days"),
-            )
-            if m["id"] not in taken and _could_be_legs(row, m, target, said(m), names)
-        ]
-        other = _likeliest_leg(row, matches, target, names)
+        if CURRENCY_EXCHANGE.search(row["description"]):
+            other = _exchange_leg(conn, row, taken)
+        else:
+            matches = [
+                dict(m)
+                for m in conn.execute(
+                    f"SELECT {_LEG_COLUMNS} FROM transactions WHERE account_id != ? AND currency = ? AND amount = ?"
+                    " AND posted BETWEEN date(?, ?) AND date(?, ?) AND pending = 0 AND transfer_id IS NULL ORDER BY id",
+                    (row["account_id"], row["currency"], -row["amount"], row["posted"], f"-{TRANSFER_MATCH_DAYS} days",
+                     row["posted"], f"+{TRANSFER_MATCH_DAYS} days"),
+                )
+                if m["id"] not in taken and _could_be_legs(row, m, target, said(m), names)
+            ]
+            other = _likeliest_leg(row, matches, target, names)
         if other is None or batch_id not in (row["batch_id"], other["batch_id"]):
             continue
         taken.update((row["id"], other["id"]))
@@ -512,6 +525,29 @@ def _could_be_legs(row: dict, other: dict, target: str | None, other_target: str
     return bool(TRANSFER_WORDS.search(text) or (not any(peers) and PLAIN_LEG.fullmatch(text)))
 
 
+def _exchange_leg(conn: sqlite3.Connection, row: dict, taken: set[int]) -> dict | None:
+    """The other leg of a currency conversion: money the other way, in another currency and another
+    account, that reads like a conversion too, at once. Its amount cannot tell (the rate is not
+    known), so a leg in the currency the text names is preferred, then the nearest; legs alike in
+    that but in different accounts leave the conversion unlinked."""
+    matches = [
+        dict(m)
+        for m in conn.execute(
+            f"SELECT {_LEG_COLUMNS} FROM transactions WHERE account_id != ? AND currency != ? AND (amount > 0) = ?"
+            " AND amount != 0 AND posted BETWEEN date(?, ?) AND date(?, ?) AND pending = 0 AND transfer_id IS NULL ORDER BY id",
+            (row["account_id"], row["currency"], row["amount"] < 0, row["posted"], f"-{EXCHANGE_MATCH_DAYS} days",
+             row["posted"], f"+{EXCHANGE_MATCH_DAYS} days"),
+        )
+        if m["id"] not in taken and CURRENCY_EXCHANGE.search(m["description"])
+    ]
+    named = [m for m in matches if _names(row["description"], m["currency"]) or _names(m["description"], row["currency"])]
+    return _nearest_in_one_account(row, named or matches)
+
+
+def _names(text: str, currency: str) -> bool:
+    return re.search(rf"\b{re.escape(currency)}\b", text) is not None
+
+
 def _reads_like_transfer(text: str) -> bool:
     return bool(TRANSFER_WORDS.search(text)) and not NOT_TRANSFER.search(text)
 
@@ -524,6 +560,11 @@ def _likeliest_leg(row: dict, matches: list[dict], target: str | None, names: di
     for prefer in (lambda m: names[m["account_id"]] == target, lambda m: TRANSFER_WORDS.search(m["description"])):
         if len(matches) > 1 and any(map(prefer, matches)):
             matches = [m for m in matches if prefer(m)]
+    return _nearest_in_one_account(row, matches)
+
+
+def _nearest_in_one_account(row: dict, matches: list[dict]) -> dict | None:
+    """The match nearest in date, when the nearest are all in one account (and so interchangeable)."""
     if not matches:
         return None
     nearest = min(abs(_days(m["posted"], row["posted"])) for m in matches)
