@@ -56,6 +56,20 @@ def test_chase_checking() -> None:
     )
 
 
+def test_a_banks_own_date_order_holds_when_every_date_fits_both() -> None:
+    """Chase writes month first: a small download of `01/04` and `02/04` is January and February,
+    though read day first the two rows would be days in a row (which settles a generic file)."""
+    text = (
+        "Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #,\n"
+        "CREDIT,02/04/2025,COMCAST,-89.99,ACH_DEBIT,1110.01,,\n"
+        "CREDIT,01/04/2025,ZELLE FROM MOM,200.00,QUICKPAY_CREDIT,1200.00,,\n"
+    )
+    chase = next(fmt for fmt in csv_banks.FORMATS if fmt.name == "chase_checking")
+    result = chase.parse(text, "Chase1234_Activity_20250205.CSV")
+    assert [t.posted for t in result.transactions] == [date(2025, 2, 4), date(2025, 1, 4)]
+    assert not result.warnings
+
+
 def test_chase_credit_uses_post_date_and_keeps_signs() -> None:
     result = parse("written/chase_credit.csv", "chase_credit")
     txs = result.transactions

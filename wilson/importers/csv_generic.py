@@ -659,7 +659,8 @@ class _Conversion:
         texts = self._informative_texts()
         descriptions = self._descriptions(texts)
         recurring = len(set(descriptions)) * 2 <= len(descriptions)  # the same payees month after month
-        date_cols = [(i, infer_date_format(distinct_dates[i], day_first, recurring)) for i in layout.dates]
+        known = options.day_first is not None  # a bank's own order, not a guess from the file
+        date_cols = [(i, infer_date_format(distinct_dates[i], day_first, recurring, known)) for i in layout.dates]
         columns, count = self.columns, self.count
         result = ParseResult(options.format, [], [], self.errors)
 

@@ -108,13 +108,15 @@ class DateColumn:
             return value
 
 
-def infer_date_format(values: Iterable[str], day_first: bool = False, recurring: bool = True) -> DateColumn:
+def infer_date_format(values: Iterable[str], day_first: bool = False, recurring: bool = True, known: bool = False) -> DateColumn:
     """The format that reads the most distinct values; when every value fits both day/month orders,
     the reading that keeps the file in date order over a short stretch, else the hinted order.
 
     `values` in file order; `day_first` is the file's hint (`;` delimiter, decimal comma, European
-    headers, a currency outside North America); `recurring` whether its rows repeat the same
-    payees, as a subscription's monthly charges do.
+    headers, a currency outside North America), or with `known` the order the bank always writes
+    (Chase's month first): then two rows on `01/04` and `02/04` are January and February, not
+    two days in April; `recurring` whether its rows repeat the same payees, as a subscription's
+    monthly charges do.
     """
     ordered = [v for v in dict.fromkeys(v.strip() for v in values) if v]
     distinct = set(ordered)
@@ -133,7 +135,7 @@ def infer_date_format(values: Iterable[str], day_first: bool = False, recurring:
         other = MDY if best is DMY else DMY
         if all(map(other.parse, ordered)):  # stops at the first day over 12: the usual case
             other_dates = {v: other.parse(v) for v in ordered}
-            if other_dates == best_dates:  # `05/05/2021`: both orders agree
+            if other_dates == best_dates or known:  # `05/05/2021`: both orders agree
                 return DateColumn(best, best_dates)
             weight = _weigh([other_dates[v] for v in ordered], [best_dates[v] for v in ordered], recurring) if len(ordered) > 1 else 0
             if weight > 0:
