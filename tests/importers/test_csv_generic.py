@@ -548,7 +548,8 @@ def test_an_account_column_holding_names_names_the_accounts() -> None:
 def test_a_payee_column_gives_the_payee_and_an_iban_in_it_does_not() -> None:
     wise = parse("written/wise.csv")
     assert wise.transactions[0].payee == "Cafe Central"
-    assert wise.transactions[1].payee is None  # no merchant: cleaned from the description later
+    assert wise.transactions[1].payee == "John Smith"  # the payer of money in
+    assert wise.transactions[2].payee is None  # no party: cleaned from the description later
     bunq = parse("written/bunq.csv")
     assert [t.payee for t in bunq.transactions] == ["Albert Heijn", "Acme BV"]
 

@@ -27,7 +27,7 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     "date:2": ("value date", "valuedate", "value dat", "value dt"),
     "date:3": ("time",),  # Up: `Time` holds the date and time of the purchase; elsewhere a time beside a date
     "payee": (
-        "payee", "beneficiary", "payee name", "merchant", "merchant name", "counterparty", "counter party",
+        "payee", "beneficiary", "payee name", "payer name", "merchant", "merchant name", "counterparty", "counter party",
         "counterparty name", "counteraccount name", "name", "from", "to", "name of sender receiver", "partner name",
         "other party", "beneficiary originator", "originator", "payer payee", "beneficiary payer",  # Deutsche Bank: `Beneficiary / Originator`
     ),
