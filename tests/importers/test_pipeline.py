@@ -241,7 +241,8 @@ def test_bank_ids_are_scoped_and_not_trusted_alone(tmp_path: Path) -> None:
         assert account["number"] == "555123" and account["balance"] == 100000
         redated = tmp_path / "three.ofx"  # the bank moves a row by a day, same FITID and text
         redated.write_text(ofx([("20250107", "-20.00", "", "NO FITID SHOP"), ("20250106", "-100.00", "A1", "HOTEL PARIS")]))
-        assert import_file(ledger, redated).added == 1  # only the row without an id is new by its date
+        # Without an id, too: the file covers the 6th and no longer lists the shop there.
+        assert import_file(ledger, redated).added == 0
         settled = tmp_path / "settled.ofx"  # an authorisation settles two days later, its text added to
         settled.write_text(ofx([("20250112", "-7.00", "Z9", "AMAZON MKTPL")]))
         import_file(ledger, settled)
@@ -1166,3 +1167,67 @@ def test_a_conversion_between_own_currency_balances_is_a_linked_transfer(tmp_pat
 )
 def test_what_reads_as_a_currency_conversion(text: str, conversion: bool) -> None:
     assert bool(CURRENCY_EXCHANGE.search(text)) is conversion
+
+
+CHASE_HEADER = "Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #\n"
+
+
+def test_a_row_the_bank_moved_or_reworded_between_downloads_is_not_added_again(tmp_path: Path) -> None:
+    """No bank id tells, so the row must be one the new download no longer lists, inside its
+    dates, for the same amount a few days off, its text cut or extended: a second purchase of the
+    same amount that the new file lists beside the old one is still added."""
+    january = write(tmp_path, "Chase1234_Activity_20250115.CSV", (
+        "DEBIT,01/10/2025,SHELL OIL,-30.00,DEBIT_CARD,,\n"
+        "DEBIT,01/13/2025,AMAZON MKTPL,-42.99,DEBIT_CARD,,\n"
+        "DEBIT,01/13/2025,STARBUCKS,-5.75,DEBIT_CARD,,\n"
+    ), CHASE_HEADER)
+    later = write(tmp_path, "Chase1234_Activity_20250131.CSV", (
+        "DEBIT,01/10/2025,SHELL OIL,-30.00,DEBIT_CARD,,\n"
+        "DEBIT,01/14/2025,AMAZON MKTPL*AB12C3DE4,-42.99,DEBIT_CARD,,\n"
+        "DEBIT,01/13/2025,STARBUCKS,-5.75,DEBIT_CARD,,\n"
+        "DEBIT,01/14/2025,STARBUCKS,-5.75,DEBIT_CARD,,\n"
+    ), CHASE_HEADER)
+    with Ledger() as ledger:
+        import_file(ledger, january)
+        summary = import_file(ledger, later)
+        assert (summary.added, summary.duplicates) == (1, 3)
+        assert [(r["posted"], r["description"]) for r in rows(ledger, "amount IN (-4299, -575)")] == [
+            ("2025-01-13", "AMAZON MKTPL"), ("2025-01-13", "STARBUCKS"), ("2025-01-14", "STARBUCKS"),
+        ]
+
+
+def test_a_row_the_user_deleted_stays_deleted_when_its_file_comes_again(tmp_path: Path) -> None:
+    path = write(tmp_path, "checking.csv", JAN_FEB)
+    with Ledger() as ledger:
+        import_file(ledger, path, account="Checking")
+        grocer = ledger.scalar("SELECT id FROM transactions WHERE description = 'GROCER' AND amount = -4510")
+        ledger.delete_transactions([grocer])
+        assert import_file(ledger, path, account="Checking").added == 0
+        assert import_file(ledger, write(tmp_path, "later.csv", FEB_MAR), account="Checking").added == 2
+        assert not rows(ledger, "amount = -4510")
+
+
+def test_the_same_accounts_ofx_after_its_csv_goes_into_it_and_undo_forgets_its_number(tmp_path: Path) -> None:
+    """Chase's CSV states no account number and its QFX does: the QFX's rows, worded otherwise
+    (an OFX name is cut at 32 characters), are the CSV account's, not a new account's."""
+    csv_file = write(tmp_path, "Chase1234_Activity_20250131.CSV", (
+        "DEBIT,01/05/2025,STARBUCKS STORE 12345 SEATTLE WA 01/04,-5.75,DEBIT_CARD,,\n"
+        "CREDIT,01/10/2025,ACME PAYROLL PPD ID: 9876543210,2500.00,ACH_CREDIT,,\n"
+        "DEBIT,01/20/2025,SHELL OIL 57444,-40.00,DEBIT_CARD,,\n"
+    ), CHASE_HEADER)
+    trn = "<STMTTRN><TRNTYPE>{kind}<DTPOSTED>{day}<TRNAMT>{amount}<FITID>{fitid}<NAME>{name}</STMTTRN>"
+    statement = "".join(trn.format(kind="DEBIT" if amount < "0" else "CREDIT", day=day, amount=amount, fitid=day + "01", name=name) for day, amount, name in (
+        ("20250105", "-5.75", "STARBUCKS STORE 12345 SEATTLE WA"), ("20250110", "2500.00", "ACME PAYROLL PPD ID: 98765432"),
+        ("20250120", "-40.00", "SHELL OIL 57444"), ("20250125", "-9.99", "SPOTIFY"),
+    ))
+    qfx = write(tmp_path, "Chase1234.qfx", (
+        "<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD<BANKACCTFROM><BANKID>121000248<ACCTID>000001234"
+        f"<ACCTTYPE>CHECKING</BANKACCTFROM><BANKTRANLIST>{statement}</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n"
+    ), "OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n")
+    with Ledger() as ledger:
+        import_file(ledger, csv_file)
+        summary = import_file(ledger, qfx)
+        assert (summary.accounts, summary.added, summary.duplicates) == (["Chase Checking …1234"], 1, 3)
+        assert ledger.scalar("SELECT number FROM accounts") == "000001234"
+        undo_batch(ledger, summary.batch_id)
+        assert ledger.scalar("SELECT number FROM accounts") is None

@@ -143,8 +143,9 @@ def _import_file(
     try:
         with ledger.write():
             known = {row["id"] for row in ledger.query("SELECT id FROM accounts")}
-            accounts = _resolve_accounts(ledger, result, rows, account, source, summary.warnings)
-            changes = AccountChanges(created=[{"id": a["id"], "name": a["name"]} for a in accounts.values() if a["id"] not in known])
+            changes = AccountChanges()
+            accounts = _resolve_accounts(ledger, result, rows, account, source, summary.warnings, changes)
+            changes.created = [{"id": a["id"], "name": a["name"]} for a in accounts.values() if a["id"] not in known]
             summary.accounts = [accounts[key]["name"] for key in _keys_in_order(result, rows)]
             summary.warnings += _imported_elsewhere(ledger, file_hash, {a["id"] for a in accounts.values()})
             summary.warnings += _foreign_accounts(result, accounts)
@@ -233,7 +234,8 @@ def _default_key(result: ParseResult) -> str:
 
 
 def _resolve_accounts(
-    ledger: Ledger, result: ParseResult, rows: ParsedRows, named: str | None, source: str, warnings: list[str]
+    ledger: Ledger, result: ParseResult, rows: ParsedRows, named: str | None, source: str, warnings: list[str],
+    changes: AccountChanges,
 ) -> dict[str, dict]:
     """Map the file's accounts to ledger accounts, creating the ones that are new (and saying so
     where an account was recognised by the rows it already holds)."""
@@ -246,12 +248,13 @@ def _resolve_accounts(
     for parsed in result.accounts:
         if parsed.key not in keys:
             continue
-        resolved[parsed.key] = _account_for(ledger, parsed, named, source, rows if len(keys) == 1 else None, warnings)
+        resolved[parsed.key] = _account_for(ledger, parsed, named, source, rows if len(keys) == 1 else None, warnings, changes)
     return resolved
 
 
 def _account_for(
-    ledger: Ledger, parsed: ParsedAccount, named: str | None, source: str, rows: ParsedRows | None, warnings: list[str]
+    ledger: Ledger, parsed: ParsedAccount, named: str | None, source: str, rows: ParsedRows | None, warnings: list[str],
+    changes: AccountChanges,
 ) -> dict:
     if not named and parsed.number:
         found = ledger.account_by_number(parsed.number, parsed.currency if parsed.currency_stated else None)
@@ -267,11 +270,16 @@ def _account_for(
         # or the same bank's export from another country (Amex in dollars and in pounds).
         name = f"{name} {parsed.currency.upper()}"
         found = ledger.account(name)
-    if found is None and not named and not parsed.number and rows is not None:
-        found = _account_holding(ledger, rows, parsed.currency.upper() if parsed.currency_stated else None)
+    if found is None and not named and rows is not None:
+        # A file that states its account's number may be the next download of one first imported
+        # from a CSV, which stated none (Chase's QFX after its CSV): only such an account can be it.
+        found = _account_holding(ledger, rows, parsed.currency.upper() if parsed.currency_stated else None, bool(parsed.number))
         if found:
             warnings.append(f"no account is named {name}; {found['name']} holds the rows it shares dates with, so it went there"
                             " (--account names another)")
+            if parsed.number:
+                ledger.conn.execute("UPDATE accounts SET number = ? WHERE id = ?", (parsed.number, found["id"]))
+                changes.numbered.append((found["id"], parsed.number))
     return found or ledger.create_account(
         name, _type_for(parsed, name), parsed.currency, parsed.institution, parsed.number
     )
@@ -281,36 +289,36 @@ RECOGNISED_SHARE = 0.8  # of the rows a file and an account share dates with, th
 RECOGNISED_MIN = 3  # and no fewer: two cards may both pay Netflix and Spotify on one day
 
 
-def _account_holding(ledger: Ledger, rows: ParsedRows, currency: str | None) -> dict | None:
+def _account_holding(ledger: Ledger, rows: ParsedRows, currency: str | None, unnumbered: bool = False) -> dict | None:
     """The account that already holds the file's rows, for a file whose name and content name none
-    the ledger knows: a renamed download (`checking oct.csv`), or the next month of a file first
-    imported with `--account`. A new account would take the overlap a second time.
+    the ledger knows: a renamed download (`checking oct.csv`), the next month of a file first
+    imported with `--account`, or the same account's download in another format. A new account
+    would take the overlap a second time.
 
-    Over the dates both cover, most of the account's posted rows must be the file's and most of the
-    file's the account's: two cards that both pay Netflix and Spotify on the same day are not one.
-    Pending rows say nothing (a hold posts under another amount)."""
+    Rows are compared by date and amount, since another format words them otherwise (an OFX
+    name is cut at 32 characters). Over the dates both cover, most of the account's posted rows
+    must be the file's and most of the file's the account's: two cards that both pay Netflix and
+    Spotify on the same day are not one. Pending rows say nothing (a hold posts under another
+    amount). `unnumbered`: only accounts that have no number of the bank's yet."""
     booked = rows.take([i for i, pending in enumerate(rows.column("pending")) if not pending]) if rows.has("pending") else rows
     if not booked:
         return None
-    posted = booked.column("posted")
-    candidates = ledger.query(
-        "SELECT a.id FROM accounts a WHERE (:currency IS NULL OR a.currency = :currency) AND EXISTS"
-        " (SELECT 1 FROM transactions t WHERE t.account_id = a.id AND t.pending = 0 AND t.posted BETWEEN :low AND :high)",
-        {"currency": currency, "low": min(posted).isoformat(), "high": max(posted).isoformat()},
-    )
-    if not candidates:  # a first import: no rows to hash
-        return None
-    days = per_distinct(date.isoformat, posted)
-    ours = list(zip(days, fingerprints([0] * len(days), days, booked.column("amount"), booked.column("description"), [False] * len(days))))
+    days = per_distinct(date.isoformat, booked.column("posted"))
     low, high = min(days), max(days)
+    candidates = ledger.query(
+        "SELECT a.id FROM accounts a WHERE (:currency IS NULL OR a.currency = :currency) AND (:any OR a.number IS NULL)"
+        " AND EXISTS (SELECT 1 FROM transactions t WHERE t.account_id = a.id AND t.pending = 0 AND t.posted BETWEEN :low AND :high)",
+        {"currency": currency, "any": not unnumbered, "low": low, "high": high},
+    )
+    ours = list(zip(days, booked.column("amount")))
     for account in candidates:
         held = ledger.conn.execute(
-            "SELECT posted, fingerprint FROM transactions WHERE account_id = ? AND pending = 0 AND posted BETWEEN ? AND ?",
+            "SELECT posted, amount FROM transactions WHERE account_id = ? AND pending = 0 AND posted BETWEEN ? AND ?",
             (account["id"], low, high),
         ).fetchall()
         first, last = min(day for day, _ in held), max(day for day, _ in held)
-        mine = Counter(fp for day, fp in ours if first <= day <= last)
-        shared = sum((mine & Counter(fp for _, fp in held)).values())
+        mine = Counter(row for row in ours if first <= row[0] <= last)
+        shared = sum((mine & Counter(map(tuple, held))).values())
         if shared >= RECOGNISED_MIN and shared >= RECOGNISED_SHARE * max(len(held), sum(mine.values())):
             return ledger.account_by_id(account["id"])
     return None

@@ -26,6 +26,7 @@ from wilson.ledger.service import Ledger
 PENDING_MATCH_DAYS = 7
 PENDING_STALE_DAYS = 14  # a hold settles or lapses within days: a file reaching this far past one it no longer lists retires it
 BANK_ID_MATCH_DAYS = 7  # a row the bank re-dated keeps its id
+MOVED_ROW_DAYS = 3  # without an id, a row the bank re-dated: authorisation to posting date
 BULK_ROWS = 5_000  # batches this big, into a ledger no bigger, rebuild indexes instead of updating them
 TRANSFER_MATCH_DAYS = 4
 # A merchant's refund is never the other leg of an own-account move; a payment app's transfer is a
@@ -210,28 +211,27 @@ def _new_positions(ledger: Ledger, account_id: int, rows: NewRows) -> list[int]:
     if existing_fps.issuperset(rows.fingerprint):
         return []  # a file imported before: every row is there
     existing_fps.update(_replaced_fingerprints(ledger, account_id))
+    existing_fps.update(chain.from_iterable(_plain_rows(
+        ledger.conn, "SELECT fingerprint FROM deleted_rows WHERE account_id = ? AND posted BETWEEN ? AND ?", window)))
     fresh = [i for i, fp in enumerate(rows.fingerprint) if fp not in existing_fps]
-    if not fresh or rows.bank_id.count(None) == len(rows):
-        return fresh
-    existing_bank: dict[tuple[str, int], list[tuple[str, str]]] = {}
+    if fresh and rows.bank_id.count(None) < len(rows):
+        fresh = _not_held_by_bank_id(ledger, window, rows, fresh)
+    return _not_moved(ledger, window, rows, fresh) if fresh else fresh
+
+
+def _not_held_by_bank_id(ledger: Ledger, window: tuple[int, str, str], rows: NewRows, fresh: list[int]) -> list[int]:
+    """Positions minus rows the account holds under the same bank id and amount (see `_same_row`)."""
+    held: dict[tuple[str, int], list[tuple[str, str]]] = {}
     answered = set(rows.fingerprint)  # rows already there by fingerprint answer for those, not for others
     for bank_id, posted, amount, text, fingerprint in _plain_rows(
         ledger.conn,
         "SELECT bank_id, posted, amount, description, fingerprint FROM transactions"
         " WHERE account_id = ? AND posted BETWEEN ? AND ? AND bank_id IS NOT NULL",
-        (account_id, _shift(window[1], -BANK_ID_MATCH_DAYS), _shift(window[2], BANK_ID_MATCH_DAYS)),
+        (window[0], _shift(window[1], -BANK_ID_MATCH_DAYS), _shift(window[2], BANK_ID_MATCH_DAYS)),
     ):
         if fingerprint not in answered:
-            existing_bank.setdefault((bank_id, amount), []).append((posted, text.casefold()))
-    kept = []
-    for i in fresh:
-        seen = existing_bank.get((rows.bank_id[i], rows.amount[i])) if rows.bank_id[i] else None
-        same = next((row for row in seen if _same_row(row, rows.posted[i], rows.description[i])), None) if seen else None
-        if same is None:
-            kept.append(i)
-        else:
-            seen.remove(same)  # each row already there answers for one new row
-    return kept
+            held.setdefault((bank_id, amount), []).append((posted, text.casefold()))
+    return _unmatched(fresh, lambda i: held.get((rows.bank_id[i], rows.amount[i])) if rows.bank_id[i] else None, rows, _same_row)
 
 
 def _same_row(seen: tuple[str, str], posted: str, description: str) -> bool:
@@ -240,8 +240,52 @@ def _same_row(seen: tuple[str, str], posted: str, description: str) -> bool:
     settles as `AMAZON MKTPL*AB12C3DE4`); a bank that numbers its ids by position in each download
     gives another shop's purchase two days later the same id."""
     day, text = seen
-    new = description.casefold()
-    return abs(_days(day, posted)) <= BANK_ID_MATCH_DAYS and (day == posted or text.startswith(new) or new.startswith(text))
+    return abs(_days(day, posted)) <= BANK_ID_MATCH_DAYS and (day == posted or _reworded(text, description.casefold()))
+
+
+def _not_moved(ledger: Ledger, window: tuple[int, str, str], rows: NewRows, fresh: list[int]) -> list[int]:
+    """Positions minus rows the bank re-dated or re-worded since an earlier download, where no bank
+    id tells: an imported row inside this file's dates that the file no longer lists is the file's
+    new row of the same amount a few days off whose text is the old one's, cut or extended (an OFX
+    cuts a name at 32 characters). A row the file still lists is never taken, so a second
+    purchase of the same amount stays."""
+    days = [rows.posted[i] for i in fresh]
+    near = (window[0], max(window[1], _shift(min(days), -MOVED_ROW_DAYS)), min(window[2], _shift(max(days), MOVED_ROW_DAYS)))
+    listed = set(rows.fingerprint)
+    left_out: dict[int, list[tuple[str, str]]] = {}
+    for posted, amount, text, fingerprint in _plain_rows(
+        ledger.conn,
+        "SELECT posted, amount, description, fingerprint FROM transactions"
+        " WHERE account_id = ? AND posted BETWEEN ? AND ? AND pending = 0 AND batch_id IS NOT NULL AND bank_id IS NULL",
+        near,
+    ):
+        if fingerprint not in listed:
+            left_out.setdefault(amount, []).append((posted, text.casefold()))
+    return _unmatched(fresh, lambda i: None if rows.pending[i] else left_out.get(rows.amount[i]), rows, _moved_row)
+
+
+def _moved_row(seen: tuple[str, str], posted: str, description: str) -> bool:
+    day, text = seen
+    return abs(_days(day, posted)) <= MOVED_ROW_DAYS and _reworded(text, description.casefold())
+
+
+def _reworded(old: str, new: str) -> bool:
+    return old.startswith(new) or new.startswith(old)
+
+
+def _unmatched(
+    fresh: list[int], held_for: Callable[[int], list | None], rows: NewRows, same: Callable[[tuple[str, str], str, str], bool]
+) -> list[int]:
+    """The positions that no row the account holds answers for; each held row answers for one."""
+    kept = []
+    for i in fresh:
+        seen = held_for(i)
+        match = next((row for row in seen if same(row, rows.posted[i], rows.description[i])), None) if seen else None
+        if match is None:
+            kept.append(i)
+        else:
+            seen.remove(match)
+    return kept
 
 
 def _remove_superseded(ledger: Ledger, superseded: Sequence[tuple[int, str]]) -> list[dict]:
@@ -585,9 +629,10 @@ class AccountChanges:
     balances: list[tuple[int, list, list]] = field(default_factory=list)
     stated: list[tuple[int, list]] = field(default_factory=list)  # every balance the file gave, set or not
     categories: list[dict] = field(default_factory=list)  # {"id", "name"}
+    numbered: list[tuple[int, str]] = field(default_factory=list)  # (account id, the bank's number it was given)
 
     def __bool__(self) -> bool:
-        return bool(self.created or self.balances or self.stated or self.categories)
+        return bool(self.created or self.balances or self.stated or self.categories or self.numbered)
 
 
 def note_account_changes(ledger: Ledger, batch_id: int, changes: AccountChanges) -> None:
@@ -595,7 +640,7 @@ def note_account_changes(ledger: Ledger, batch_id: int, changes: AccountChanges)
         ledger.conn.execute(
             "UPDATE import_batches SET account_changes = ? WHERE id = ?",
             (json.dumps({"created": changes.created, "balances": changes.balances, "stated": changes.stated,
-                         "categories": changes.categories}), batch_id),
+                         "categories": changes.categories, "numbered": changes.numbered}), batch_id),
         )
 
 
@@ -638,6 +683,8 @@ def undo_batch(ledger: Ledger, batch_id: int) -> Undone:
                 " WHERE id = ? AND balance IS ? AND balance_date IS ? AND balance_source IS ?",
                 (*before, account_id, *after),
             )
+        for account_id, number in changes.get("numbered", []):
+            conn.execute("UPDATE accounts SET number = NULL WHERE id = ? AND number = ?", (account_id, number))
         conn.execute("UPDATE import_batches SET undone_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?", (batch_id,))
         _newest_stated_balances(conn, {account_id for account_id, _, _ in changes.get("balances", [])})
         undone.accounts_removed = [name for account_id in sorted(touched - {None}) if (name := _drop_if_unused(conn, account_id))]

@@ -263,6 +263,11 @@ class Ledger:
             for chunk in _chunks(ids, 500):
                 marks = ",".join("?" * len(chunk))
                 conn.execute(f"UPDATE transactions SET transfer_id = NULL WHERE transfer_id IN ({marks})", chunk)
+                conn.execute(  # so that no import brings them back (db/011)
+                    "INSERT INTO deleted_rows (account_id, posted, fingerprint) SELECT account_id, posted, fingerprint"
+                    f" FROM transactions WHERE id IN ({marks}) AND batch_id IS NOT NULL",
+                    chunk,
+                )
                 deleted += conn.execute(f"DELETE FROM transactions WHERE id IN ({marks})", chunk).rowcount
         return deleted
 
