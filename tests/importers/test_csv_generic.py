@@ -1031,3 +1031,40 @@ def test_aliors_sender_and_recipient_leave_out_the_holder_and_the_account_amount
     assert [(t.amount, t.description) for t in result.transactions] == [
         (-450, "Biedronka Zakupy"), (-43210, "Booking.com Hotel"), (250000, "FIRMA SP. Z O.O. Wynagrodzenie")]
     assert result.accounts[0].currency == "PLN"
+
+
+def test_a_cards_file_paid_off_by_a_bare_payment_is_read_as_a_card() -> None:
+    """Charges positive and the one row of money out a `PAYMENT` (Rogers Mastercard): a card's
+    file by its name, its signs turned. A file not named for a card keeps them (and is warned of)."""
+    text = "Date,Description,Amount\n2025-03-14,TIM HORTONS #1234,4.50\n2025-03-10,ONLINE PAYMENT,-500.00\n2025-03-03,LOBLAWS #1234,1023.45\n"
+    card = GENERIC.parse(text, "rogers_mastercard.csv")
+    assert [t.amount for t in card.transactions] == [-450, 50000, -102345]
+    plain = GENERIC.parse(text, "export.csv")
+    assert [t.amount for t in plain.transactions] == [450, -50000, 102345]
+
+
+def test_italian_pending_and_a_transaction_count_footer() -> None:
+    fineco = parse_text(
+        "Data_Operazione;Data_Valuta;Entrate;Uscite;Descrizione;Descrizione_Completa;Stato\n"
+        "15/03/2025;15/03/2025;;-18,60;Pagamento Visa Debit;Amazon.it Lussemburgo;Autorizzato\n"
+        "14/03/2025;14/03/2025;;-23,45;Pagamento Visa Debit;Esselunga Milano;Contabilizzato\n"
+    )
+    assert [(t.amount, t.pending) for t in fineco.transactions] == [(-1860, True), (-2345, False)]
+    counted = parse_text(
+        "Data;Opis;Kwota;Saldo\n03.03.2025;ZABKA;-12,50;987,50\n04.03.2025;PRZELEW;100,00;1087,50\n;Liczba transakcji w wybranym okresie:;2;\n"
+    )
+    assert [t.amount for t in counted.transactions] == [-1250, 10000] and not counted.errors
+
+
+@pytest.mark.parametrize(
+    ("header", "row"),
+    [
+        ("Date,Description,Amount,Ending Balance", "2025-03-03,SHELL,-40.00,960.00"),  # Marcus
+        ("Datum;Omschrijving;Bedrag;Saldo na trn", "03-03-2025;SHELL;-40,00;960,00"),  # Rabobank
+        ("Fecha;Movimiento;Importe;Disponible", "03/03/2025;SHELL;-40,00;960,00"),  # CaixaBank, BBVA
+        ("Date,Transaction,Amount,Balance", "03/03/2025,SHELL,-40.00,960.00"),  # Standard Chartered
+    ],
+)
+def test_more_names_of_description_and_running_balance_columns(header: str, row: str) -> None:
+    (only,) = parse_text(f"{header}\n{row}\n").transactions
+    assert (only.description, only.amount, only.balance) == ("SHELL", -4000, 96000)

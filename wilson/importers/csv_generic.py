@@ -26,7 +26,8 @@ from wilson.importers.csv_headers import (
 from wilson.importers.csv_read import has_long_line, read_records, read_rows, uniform_columns
 from wilson.importers.dates import DMY, DateColumn, infer_date_format
 from wilson.importers.model import (
-    ACCOUNT_TYPES, ImportRefused, ParsedAccount, ParsedRows, ParseResult, ParsedSplit, RowError, payee_of, per_distinct, squeeze,
+    ACCOUNT_TYPES, CARD_NAME, ImportRefused, ParsedAccount, ParsedRows, ParseResult, ParsedSplit, RowError, name_from_file, payee_of,
+    per_distinct, squeeze,
 )
 from wilson.money import AmountError, exponent, guess_decimal_separator, parse_amount, to_minor
 
@@ -52,6 +53,13 @@ _CARD_PAYMENT = re.compile(
     r"betaling ontvangen|pagamento ricevuto|zahlung.{0,3}danke|danke f(?:ü|ue)r ihre zahlung",
     re.I,
 )
+def _unexplained(amounts: list, descriptions: list[str]) -> bool:
+    """Whether few of the rows of money in read as money coming in (deposits, pay, interest)."""
+    inflows = [text for a, text in zip(amounts[:2000], descriptions) if a.__class__ is int and a > 0]
+    return sum(map(bool, per_distinct(_MONEY_IN.search, inflows))) * 2 < len(inflows)
+
+
+_PAYMENT_WORD = re.compile(r"\b(?:payment|pymt|pmt|paiement|pago|pagamento|zahlung|betaling)\b", re.I)
 HOLDER_SHARE = 0.8  # of the rows naming parties that must name one person for it to be the holder
 _CARD_WORDS = {
     "sale": -1, "purchase": -1, "fee": -1, "interest": -1, "charge": -1,
@@ -77,7 +85,8 @@ _TOTALS = re.compile(
 _TOTAL_TEXT = re.compile(r"((daily|day|grand|sub-?|monthly)\s*)?totals?(\s+for\b.*)?:?|net\s+(change|movement):?", re.I)
 _PENDING = re.compile(
     r"pending|pendient|pendent|vorgemerkt|authori[sz]|in bearbeitung|en attente|nicht gebucht|ausstehend|^offen$|^neu$|^reserve|^varaus"
-    r"|^venter\b|^v(?:ä|a)ntande", re.I  # Danske: `Venter`, waiting
+    r"|^venter\b|^v(?:ä|a)ntande"  # Danske: `Venter`, waiting
+    r"|autorizzat|in lavorazione|non contabilizzat|da contabilizzare", re.I  # Fineco's `Autorizzato`
 )
 _REVERTED = re.compile(
     r"revert|declin|fail|cancel|storn|abgelehnt|r(?:ü|ue|u)ckg(?:ä|ae|a)ngig|reject|void|refus|rechaz|recus|rifiut|geweigerd|afgewezen|odrzuc",
@@ -87,7 +96,7 @@ _SUMMARY = re.compile(
     r"(opening|closing|beginning|ending|starting|previous|new) balance\b|turnover$|anfangssaldo|endsaldo|tagessaldo|"
     r"schlusssaldo|saldo (alt|neu|anfang|ende)|solde (initial|final|precedent|au)|kontostand (alt|neu|vom|am)|"
     r"(alter|neuer|aktueller) kontostand|kontostand\b(?:\s*(?:in\s+)?[a-z]{3})?\s*:?\s*$|#?saldo (koncowe|końcowe|poczatkowe|początkowe)|saldo (anterior|inicial|final|total|do dia|del dia|contabil[ií]stico|dispon[ií]vel)|"
-    r"account balance:?$|accrued interest$|s ?a ?l ?d ?o:?$|saldo (iniziale|finale|contabile)|beginsaldo|eindsaldo|"
+    r"account balance:?$|accrued interest$|s ?a ?l ?d ?o:?$|liczba transakcji|number of transactions|anzahl (?:der )?(?:ums(?:ä|ae)tze|buchungen)|saldo (iniziale|finale|contabile)|beginsaldo|eindsaldo|"
     # Swedbank's Baltic and Swedish statements, and the Nordic words: opening, closing, turnover, accrued interest
     r"(s[aā]kuma|beigu) atlikums|apgroz[iī]jums$|uzkr[aā]tie procenti$|algsaldo|l[oõ]ppsaldo|k[aä]ive$|(pradinis|galutinis) likutis|"
     r"apyvarta$|sukauptos pal[uū]kanos|(ing[aå]ende|inng[aå]ende|utg[aå]ende) saldo|oms[aä]ttning$|upplupen r[aä]nta|alkusaldo|loppusaldo",
@@ -844,6 +853,8 @@ class _Conversion:
         payments = [a for a, hit in zip(amounts, paid) if hit and a.__class__ is int and a]
         if payments and all(a < 0 for a in payments):
             self.card = "charges are written positive and card payments negative: read as a card statement"
+        elif not payments and CARD_NAME.search(name_from_file(self.source)) and self._paid_off(amounts, descriptions):
+            self.card = "a card's file whose charges are written positive and its payments negative: read as a card statement"
         elif not payments and len(signed) >= UNSURE_SIGNS_MIN and self._mostly_unexplained_inflows(amounts, descriptions):
             self.warnings.append(
                 "most amounts are positive and no card payment shows how the file signs them: read as money in;"
@@ -852,13 +863,19 @@ class _Conversion:
         return bool(self.card)
 
     @staticmethod
+    def _paid_off(amounts: list, descriptions: list[str]) -> bool:
+        """Whether every row of money out is a payment (`PAYMENT`, `ONLINE PAYMENT`) and few rows of
+        money in read as money coming in: a card's charges, paid off now and then."""
+        outflows = [text for a, text in zip(amounts[:2000], descriptions) if a.__class__ is int and a < 0]
+        return bool(outflows) and all(map(_PAYMENT_WORD.search, outflows)) and _unexplained(amounts, descriptions)
+
+    @staticmethod
     def _mostly_unexplained_inflows(amounts: list, descriptions: list[str]) -> bool:
         """Whether nearly every row is positive and few of those read as money coming in (a savings
         account's deposits and interest do): then they may as well be a card's charges."""
-        inflows = [text for a, text in zip(amounts[:2000], descriptions) if a.__class__ is int and a > 0]
+        inflows = sum(a.__class__ is int and a > 0 for a in amounts[:2000])
         signed = sum(a.__class__ is int and a != 0 for a in amounts[:2000])
-        explained = sum(map(bool, per_distinct(_MONEY_IN.search, inflows)))
-        return len(inflows) >= UNSURE_SIGNS_SHARE * signed and explained * 2 < len(inflows)
+        return inflows >= UNSURE_SIGNS_SHARE * signed and _unexplained(amounts, descriptions)
 
     def _signed_by_card_words(self, amounts: list) -> list | None:
         """Amounts signed by a card statement's type column (`Sale`, `Purchase`, `Fee` out; `Payment`,

@@ -37,6 +37,7 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
         "message for payee", "memo description", "avisierungstext", "title", "text", "narration", "sub description",
         "action", "message", "transaction remarks", "remarks", "comment", "source destination",
         "transactions",  # Nationwide's older current account and its credit card
+        "transaction",  # Standard Chartered India
         "reason for payment",
     ),
     "original": ("original description", "original statement", "statement description"),  # beside a bank's cleaned name
@@ -55,7 +56,10 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
         "debit credit indicator", "dr cr indicator", "cr dr indicator", "debit or credit", "credit or debit", "direction",
         "billingamountsign",
     ),
-    "balance": ("balance", "running bal", "running balance", "runningbalance", "closing balance", "partial balance", "bal"),
+    "balance": (
+        "balance", "running bal", "running balance", "runningbalance", "closing balance", "partial balance", "bal", "ending balance",
+        "current balance",
+    ),
     "currency": ("currency", "ccy", "currency code", "txn currency", "payment currency", "posted currency"),
     "account:0": ("account name",),
     "account:1": ("account", "account no", "account number", "posted account"),
@@ -107,7 +111,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "zprava pro prijemce", "otsikko", "beskrivelse", "poznamka", "beskrivning", "opis transakcji", "opis", "popis",
         "vorgang verwendungszweck", "detalle", "lancamento", "historico", "viesti", "aciklama",
         "descrizione operazioni", "descrizione completa", "transaktion", "tytulem", "meddelande", "forklaring",
-        "szczegoly transakcji",
+        "szczegoly transakcji", "movimiento", "descrizione estesa",
     ),
     "amount": ("betrag", "bedrag", "montant", "importe", "importo", "belopp", "summe", "umsatz", "zauctovana castka", "tranzakcio osszege", "castka", "kwota",
                "belob", "belop", "objem", "maara", "maara euroa", "montant de l operation", "montante", "kwota transakcji",
@@ -127,7 +131,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
     "direction": ("soll haben", "s h", "bevetel kiadas", "af bij", "debet credit", "creditdebet", "credit debet"),
     "balance": (
         "saldo", "kontostand", "solde", "egyenleg", "saldo nach buchung", "verfugbares guthaben", "saldo po operacji",
-        "saldo po transakcji", "bokfort saldo", "guthaben", "saldos", "bakiye",
+        "saldo po transakcji", "bokfort saldo", "guthaben", "saldos", "bakiye", "saldo na trn", "saldo contabilistico", "disponible",
     ),
     "currency": (
         "waehrung", "wahrung", "munt", "zahlungswahrung", "monn", "devise", "mena uctu", "mena", "tranzakcio devizaneme",
@@ -142,7 +146,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
     "bank_id": ("id transakce", "n de transaction", "transaktions id", "transaktionsreferenz", "referenz", "transaktionscode"),
     "category": ("kategorie", "categorie", "categoria", "kategoria"),
     "subcategory": ("unterkategorie", "sous categorie"),
-    "status": ("info", "buchungsstatus", "statut", "estado", "situacao"),
+    "status": ("info", "buchungsstatus", "statut", "estado", "situacao", "stato"),
     "notes": ("notiz", "bemerkung"),
     "hold": ("kwota blokady zwolnienie blokady",),  # ING PL: a card hold, with no amount booked yet
     "kind": (

@@ -224,6 +224,9 @@ _FILE_NAME_NOISE = re.compile(  # matched after separators became single spaces
 )
 
 
+CARD_NAME = re.compile(r"credit ?card|\bcard\b|\bvisa\b|master ?card|\bamex\b|kreditkarte", re.I)  # not UniCredit
+
+
 def name_from_file(source: str) -> str:
     """An account name for a file that names none, the same for every month's export of it.
 

@@ -23,7 +23,7 @@ from typing import Callable, Iterable, Iterator
 from wilson.importers.file_categories import file_categories
 from wilson.importers.formats import parse_file
 from wilson.importers.model import (
-    LEDGER_EXPORTS, ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError, name_from_file, per_distinct,
+    CARD_NAME, LEDGER_EXPORTS, ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError, name_from_file, per_distinct,
 )
 from wilson.ledger import Ledger
 from wilson.ledger.imports import AccountChanges, BatchRecord, ImportOutcome, NewRows, note_account_changes, record_import
@@ -372,7 +372,7 @@ def _strangers(overlap: tuple[str, int, int] | None, duplicates: int) -> list[st
 
 _TYPE_WORDS = (
     ("savings", re.compile(r"sav(ings?|er)|spar|tagesgeld|épargne|livret|pocket", re.I)),
-    ("credit_card", re.compile(r"credit ?card|\bcard\b|\bvisa\b|master ?card|\bamex\b|kreditkarte", re.I)),  # not UniCredit
+    ("credit_card", CARD_NAME),
     ("loan", re.compile(r"loan|mortgage|kredit\b|darlehen", re.I)),
     ("investment", re.compile(r"brokerage|invest|401k|\bira\b|depot|isa\b", re.I)),
     ("cash", re.compile(r"\bcash\b|wallet|bargeld", re.I)),
