@@ -9,11 +9,13 @@ import io
 from datetime import date
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wilson.importers.csv_read import has_long_line, uniform_columns
 from wilson.importers.formats import parse_file
+from wilson.importers.model import ImportRefused
 
 
 def parse(tmp_path: Path, text: str) -> object:
@@ -163,3 +165,14 @@ def test_balance_footers_as_german_banks_word_them_and_a_dated_net_change_are_sk
         assert ([t.amount for t in result.transactions], result.errors) == ([-4567, 310000], []), footer
     net = parse(tmp_path, "Date,Description,Amount\n03/01/2024,COFFEE,-4.50\n03/02/2024,PAYROLL,2000.00\n03/02/2024,Net Change,1995.50\n")
     assert [t.description for t in net.transactions] == ["COFFEE", "PAYROLL"]
+
+
+def test_a_table_no_format_takes_is_told_what_was_looked_for(tmp_path: Path) -> None:
+    table = tmp_path / "pnc.csv"
+    table.write_text("Account,Period\n12345678,March\nreference,note\nA1,first\n", encoding="utf-8")
+    prose = tmp_path / "notes.txt"
+    prose.write_text("hello world\n", encoding="utf-8")
+    with pytest.raises(ImportRefused, match="no header row in the first lines names a date and an amount column"):
+        parse_file(table)
+    with pytest.raises(ImportRefused, match=r"not a recognisable bank export \(CSV, OFX/QFX or QIF\)"):
+        parse_file(prose)

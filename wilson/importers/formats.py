@@ -58,8 +58,19 @@ def ranked_formats(text: str, source: str, forced: str | None = None) -> list[Fo
     scored = sorted(((fmt.detect(text), -order, fmt) for order, fmt in enumerate(formats)), key=lambda s: s[:2], reverse=True)
     ranked = [fmt for score, _, fmt in scored if score > 0]
     if not ranked:
-        raise ImportRefused(source, "not a recognisable bank export (CSV, OFX/QFX or QIF)")
+        raise ImportRefused(source, _unrecognised(text))
     return ranked
+
+
+def _unrecognised(text: str) -> str:
+    """Why no format took the file; a table is told what was looked for in it."""
+    from wilson.importers.csv_generic import head_of, sniff
+
+    head = sniff(head_of(text))
+    if not head.not_csv and any(len(cells) > 1 for rows in head.rows.values() for _, cells in rows):
+        return ("not a recognisable bank export: no header row in the first lines names a date and an amount column,"
+                " and no column of its rows reads as dates beside one of amounts")
+    return "not a recognisable bank export (CSV, OFX/QFX or QIF)"
 
 
 def choose_format(text: str, source: str, forced: str | None = None) -> Format:
