@@ -91,6 +91,35 @@ def test_balances_carry_forward_and_estimate_when_unknown(hard_books):
     assert sorted(result["not_in_net_worth"]) == ["Cash", "Euro"]
 
 
+def test_rows_in_another_currency_are_summed_apart_from_the_estimate(hard_books):
+    hard_books.add("Cash", "2025-06-10", "-12.50", "REWE", currency="EUR")  # euros booked into a dollar account
+    hard_books.add("Cash", "2025-06-11", "-5.00", "DM", currency="EUR")
+    hard_books.add("Cash", "2025-06-12", "-300", "SUSHI", currency="JPY")
+    hard_books.add("Cash", "2025-06-13", "-10.00", "DELI")
+    result = hard_books.run("account_balances", account="Cash")
+    cash = result["accounts"][0]
+    assert cash["estimate"]["amount"] == "-10.00" and "1 imported USD" in cash["estimate"]["basis"]
+    assert [(other["currency"], other["amount"]) for other in cash["other_currencies"]] == [("EUR", "-17.50"), ("JPY", "-300")]
+    assert "2 imported EUR" in cash["other_currencies"][0]["basis"]
+    assert result["covered"] == {"transactions": 4, "currency": ["EUR", "JPY", "USD"], "filters": {"account": "Cash"}}
+
+
+def test_a_stated_balance_is_carried_forward_by_its_own_currency_only(hard_books):
+    checking = hard_books.accounts["Checking"]["id"]
+    hard_books.ledger.set_balance(checking, 100000, "2025-06-13", "statement")
+    hard_books.add("Checking", "2025-06-14", "-20.00", "CAFE")
+    hard_books.add("Checking", "2025-06-16", "-45.00", "HOTEL PARIS", currency="EUR")
+    result = hard_books.run("account_balances")
+    entry = next(row for row in result["accounts"] if row["account"] == "Checking")
+    assert (entry["balance"], entry["as_of"], entry["stated"]) == ("980.00", "2025-06-14", "1000.00")
+    assert entry["carried_forward"] == "stated balance plus -20.00 of posted USD rows after 2025-06-13"
+    assert [(other["currency"], other["amount"]) for other in entry["other_currencies"]] == [("EUR", "-45.00")]
+    usd = next(row for row in result["net_worth"] if row["currency"] == "USD")
+    assert usd["assets"] == "980.00"
+    assert [row["currency"] for row in result["net_worth"]] == ["USD"]  # the Euro account's balance is unknown
+    assert hard_books.run("affordability_check", amount="1")["liquid_balance"] == "980.00"
+
+
 @pytest.mark.parametrize("args, message", [
     ({"account": "Checking", "amount": "1.234"}, "decimals"),
     ({"account": "Checking", "amount": "5", "date": "2025-07-01"}, "future"),
