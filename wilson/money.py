@@ -45,15 +45,18 @@ def exponent(currency: str | None) -> int:
 
 
 def guess_decimal_separator(samples: list[str]) -> str:
-    """Decide `.` or `,` for a whole column, so `1,234` means the same on every row."""
+    """Decide `.` or `,` for a whole column, so `1,234` means the same on every row.
+
+    A value whose repeated marks group no digits the way numbers are written (`1.2.5`, `12..5`)
+    has no say: its strong vote would let one typo outweigh a small file's good rows."""
     comma = dot = 0
     for raw in samples:
         text = raw.strip()
         last_comma, last_dot = text.rfind(","), text.rfind(".")
         if last_comma >= 0 and last_dot >= 0:
-            decimal = "," if last_comma > last_dot else "."
-            if text.count(decimal) > 1:
-                continue  # `1.234.567,89.0`: no way of writing a number; it has no say
+            decimal, thousands = (",", ".") if last_comma > last_dot else (".", ",")
+            if text.count(decimal) > 1 or not _groups_thousands(text[: max(last_comma, last_dot)], thousands):
+                continue  # `1.234.567,89.0`, `1.2.3,45`: no way of writing a number; it has no say
             if decimal == ",":
                 comma += 10
             else:
@@ -64,6 +67,8 @@ def guess_decimal_separator(samples: list[str]) -> str:
                 continue
             digits_after = len(re.match(r"\d*", text[pos + 1 :]).group())
             if text.count(sep) > 1:
+                if not _groups_thousands(text, sep):
+                    continue
                 # 1.234.567 or 1,234,567: repeated means thousands.
                 if sep == ",":
                     dot += 5
@@ -75,6 +80,13 @@ def guess_decimal_separator(samples: list[str]) -> str:
                 else:
                     dot += 1
     return "," if comma > dot else "."
+
+
+def _groups_thousands(text: str, mark: str) -> bool:
+    """Whether each number in `text` that holds `mark` is grouped by it in thousands (or lakhs,
+    `1,23,456`); a mark outside the digits (`kr. 1.234`) is no grouping."""
+    numbers = re.findall(rf"\d[\d{re.escape(mark)}]*", text)
+    return all(_GROUPED.fullmatch(number.replace(mark, " ")) for number in numbers if mark in number)
 
 
 def parse_amount(text: str, decimal_sep: str | None = None) -> Decimal:

@@ -89,3 +89,28 @@ def test_grouping_must_fit_the_column_decimal_mark() -> None:
 
 def test_separator_guess_ignores_values_no_one_writes() -> None:
     assert guess_decimal_separator(["-4,50", "1.234.567,89.0", "-20,00"]) == ","
+
+
+@pytest.mark.parametrize("malformed", ["1.2.5", "12..5", "-4.50.1", "1,2,5", "12,,5", "-4,50,1", "1.2.3,45", "12,34.56"])
+def test_repeated_marks_that_group_nothing_have_no_say(malformed: str) -> None:
+    """One typo among a few good rows must not turn the column's decimal point into a comma."""
+    assert guess_decimal_separator(["-1.00", "-2.00", malformed, "-4.00"]) == "."
+    assert guess_decimal_separator(["-1,00", "-2,00", malformed, "-4,00"]) == ","
+
+
+@pytest.mark.parametrize("grouped, sep", [
+    ("1.234.567,89", ","), ("1.234.567", ","), ("-1.234.567 €", ","), ("1,234,567.89", "."), ("1,234,567", "."),
+    ("1,23,456.78", "."), ("$-1,234.50", "."), ("kr. 1.234,50", ","), ("kr. 1.234.567", ","), ("Fr. 12,50", ","),
+])
+def test_well_grouped_values_still_decide_against_small_ones(grouped: str, sep: str) -> None:
+    other = "," if sep == "." else "."
+    assert guess_decimal_separator([f"-1{other}5", f"-2{other}5", grouped]) == sep
+
+
+def test_swiss_apostrophes_keep_their_decimal_point_beside_a_typo() -> None:
+    assert guess_decimal_separator(["1'234.50", "CHF -12.30", "1.2.5"]) == "."
+    assert guess_decimal_separator(["1'234.50", "CHF 1'234'567.50"]) == "."
+
+
+def test_a_dot_of_a_currency_prefix_groups_no_digits() -> None:
+    assert guess_decimal_separator(["kr. 12.50", "kr. 1.00"]) == "."
