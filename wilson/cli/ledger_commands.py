@@ -83,7 +83,8 @@ def _import(ledger, paths, account, forced_format, currency, dry_run, skip_bad, 
 
         AutoCategorizer(ledger)(rows)
 
-    summaries, failures = [], []
+    # --json of several files has an entry per file, in order, so a refused one can be told from stdout alone.
+    entries, failures = [], []
     # A dry run of several files writes them all in one transaction it then rolls back, so each
     # file's figures count the rows the files before it would add.
     with contextlib.suppress(_RolledBack), ledger.write() if dry_run else contextlib.nullcontext():
@@ -97,19 +98,20 @@ def _import(ledger, paths, account, forced_format, currency, dry_run, skip_bad, 
             except (ImportRefused, LedgerError) as exc:
                 message = str(exc) + ("; fix them or use --skip-bad" if getattr(exc, "skippable", False) else "")
                 failures.append(message)
+                entries.append({"path": str(path), "errors": [message]})
                 complain(message)
                 continue
             except KeyboardInterrupt:
                 fail(f"{path}: interrupted; nothing from this file was written", code=130)
             if dry_run:
                 summary.dry_run, summary.batch_id = True, None
-            summaries.append(summary.as_dict())
+            entries.append(summary.as_dict())
             if not as_json:
                 _print_summary(summary)
         if dry_run:
             raise _RolledBack
     if as_json:
-        print_json(summaries if len(paths) > 1 else (summaries[0] if summaries else {"errors": failures}))
+        print_json(entries if len(paths) > 1 else (entries[0] if not failures else {"errors": failures}))
     if failures:
         sys.exit(1)
 

@@ -1,0 +1,54 @@
+"""`wilson import --json`: what a script can read from stdout alone, file by file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from wilson.cli import main
+
+HEADER = "Date,Description,Amount\n"
+
+
+def write(tmp_path: Path, name: str, body: str) -> Path:
+    path = tmp_path / name
+    path.write_text(HEADER + body, encoding="utf-8")
+    return path
+
+
+def run(*args: str):  # type: ignore[no-untyped-def]
+    return CliRunner().invoke(main, ["import", "--json", *args])
+
+
+def test_several_files_give_an_entry_each_in_order_a_refused_one_with_its_error(tmp_path: Path) -> None:
+    good1 = write(tmp_path, "good1.csv", "2025-01-02,COFFEE,-1.00\n")
+    broken = write(tmp_path, "broken.csv", "2025-01-03,GROCER,abc\n")
+    good2 = write(tmp_path, "good2.csv", "2025-01-04,BAKERY,-3.00\n")
+    out = run(str(good1), str(broken), str(good2))
+    assert out.exit_code == 1
+    entries = json.loads(out.stdout)
+    assert [entry["path"] for entry in entries] == [str(good1), str(broken), str(good2)]
+    assert [entry.get("added") for entry in entries] == [1, None, 1]
+    assert entries[1] == {"path": str(broken), "errors": [f"{broken}: 1 row(s) could not be read: line 2, column Amount: not an amount: 'abc'"]}
+    assert f"wilson: {entries[1]['errors'][0]}" in out.stderr  # the same one line
+
+
+def test_a_dry_run_of_several_files_lists_the_refused_one_too(tmp_path: Path) -> None:
+    broken = write(tmp_path, "broken.csv", "2025-01-03,GROCER,-1.00\n2025-01-04,OOPS,abc\n")
+    good = write(tmp_path, "good.csv", "2025-01-04,BAKERY,-3.00\n")
+    out = run("--dry-run", str(broken), str(good))
+    assert out.exit_code == 1
+    refused, summary = json.loads(out.stdout)
+    assert refused["path"] == str(broken) and refused["errors"][0].endswith("; fix them or use --skip-bad")
+    assert (summary["path"], summary["added"], summary["dry_run"]) == (str(good), 1, True)
+
+
+def test_one_file_keeps_its_shapes(tmp_path: Path) -> None:
+    good = run(str(write(tmp_path, "good.csv", "2025-01-02,COFFEE,-1.00\n")))
+    assert good.exit_code == 0 and json.loads(good.stdout)["added"] == 1
+    broken = write(tmp_path, "broken.csv", "2025-01-03,GROCER,abc\n")
+    refused = run(str(broken))
+    assert refused.exit_code == 1
+    assert json.loads(refused.stdout) == {"errors": [f"{broken}: 1 row(s) could not be read: line 2, column Amount: not an amount: 'abc'"]}
