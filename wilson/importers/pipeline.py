@@ -303,14 +303,16 @@ def _account_holding(ledger: Ledger, rows: ParsedRows, currency: str | None, unn
     booked = rows.take([i for i, pending in enumerate(rows.column("pending")) if not pending]) if rows.has("pending") else rows
     if not booked:
         return None
-    days = per_distinct(date.isoformat, booked.column("posted"))
-    low, high = min(days), max(days)
+    posted = booked.column("posted")
+    low, high = min(posted).isoformat(), max(posted).isoformat()
     candidates = ledger.query(
         "SELECT a.id FROM accounts a WHERE (:currency IS NULL OR a.currency = :currency) AND (:any OR a.number IS NULL)"
         " AND EXISTS (SELECT 1 FROM transactions t WHERE t.account_id = a.id AND t.pending = 0 AND t.posted BETWEEN :low AND :high)",
         {"currency": currency, "any": not unnumbered, "low": low, "high": high},
     )
-    ours = list(zip(days, booked.column("amount")))
+    if not candidates:  # a first import: nothing to compare
+        return None
+    ours = list(zip(per_distinct(date.isoformat, posted), booked.column("amount")))
     for account in candidates:
         held = ledger.conn.execute(
             "SELECT posted, amount FROM transactions WHERE account_id = ? AND pending = 0 AND posted BETWEEN ? AND ?",
