@@ -1068,3 +1068,10 @@ def test_italian_pending_and_a_transaction_count_footer() -> None:
 def test_more_names_of_description_and_running_balance_columns(header: str, row: str) -> None:
     (only,) = parse_text(f"{header}\n{row}\n").transactions
     assert (only.description, only.amount, only.balance) == ("SHELL", -4000, 96000)
+
+
+def test_a_row_cut_short_after_its_date_is_a_row_error() -> None:
+    """Only a date above a row with none (comdirect's heading of a `neu` row) is skipped."""
+    result = parse_text("Date,Description,Amount\n2025-02-01,OK1,-1.00\n2025-02-02\n2025-02-03,OK3,-3.00\n2025-02-04\n")
+    assert [(e.line, e.message) for e in result.errors] == [(3, "no amount"), (5, "no amount")]
+    assert not result.warnings

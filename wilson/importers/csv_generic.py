@@ -962,7 +962,9 @@ class _Conversion:
                 result.warnings.append(f"line {line}: skipped {description[:60]!r} (a totals line)")
             elif i == closing:
                 result.warnings.append(f"line {line}: skipped a closing balance line (a date and an amount, no text)")
-            elif amounts[i] is None and self._filled(i) == 1:  # comdirect's card table: `"13.01.2026";` above a `neu` row
+            elif amounts[i] is None and self._filled(i) == 1 and i + 1 < self.count and posted[i + 1] is None:
+                # comdirect's card table: `"13.01.2026";` above a `neu` row. A date alone above a dated
+                # row, or at the end, is a row cut short.
                 result.warnings.append(f"line {line}: skipped a line holding only a date")
             elif amounts[i] is None:
                 errors.append(RowError(line, "no amount", amount_name))
