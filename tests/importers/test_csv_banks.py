@@ -414,8 +414,15 @@ def test_wises_transfer_history_books_finished_transfers_by_direction_with_the_o
         "TRANSFER-1,COMPLETED,OUT,2024-03-02 10:11:12,2024-03-02 10:11:13,0.35,GBP,,,Jane Smith,4.50,GBP,TESCO STORES,4.50,GBP,1.0,,\n"
         "TRANSFER-2,CANCELLED,OUT,2024-03-14 10:11:12,,0.00,GBP,,,Jane Smith,1234.56,GBP,LANDLORD LTD,1234.56,GBP,1.0,,\n"
         "TRANSFER-3,COMPLETED,IN,2024-03-15 10:11:12,2024-03-15 10:11:12,0.00,GBP,,,ACME LTD,2500.00,GBP,Jane Smith,2500.00,GBP,1.0,,\n"
+        # Money in is what arrived, in its currency; a conversion between own balances is a row on each.
+        "TRANSFER-4,COMPLETED,IN,2024-03-15 11:00:00,2024-03-15 11:00:00,1.20,USD,,,ACME INC,1000.00,USD,Jane Smith,785.40,GBP,0.7854,inv 42,\n"
+        "BALANCE-5,COMPLETED,NEUTRAL,2024-03-16 09:00:00,2024-03-16 09:00:01,0.41,GBP,,,Jane Smith,100.00,GBP,Jane Smith,116.50,EUR,1.165,,\n"
     )
     result = parse_file(path)
-    assert result.format == "wise_transfers" and result.skipped_reverted == 1
-    assert [(t.posted, t.amount, t.description, t.bank_id) for t in result.transactions] == [
-        (date(2024, 3, 2), -485, "TESCO STORES", "TRANSFER-1"), (date(2024, 3, 15), 250000, "ACME LTD", "TRANSFER-3")]
+    assert result.format == "wise_transfers" and result.skipped_reverted == 1 and result.second_legs == 1
+    assert [(t.posted, t.amount, t.currency, t.description, t.bank_id) for t in result.transactions] == [
+        (date(2024, 3, 2), -485, "GBP", "TESCO STORES", "TRANSFER-1"), (date(2024, 3, 15), 250000, "GBP", "ACME LTD", "TRANSFER-3"),
+        (date(2024, 3, 15), 78540, "GBP", "ACME INC inv 42", "TRANSFER-4"),
+        (date(2024, 3, 16), -10041, "GBP", "Converted 100.00 GBP to 116.50 EUR", "BALANCE-5"),
+        (date(2024, 3, 16), 11650, "EUR", "Converted 100.00 GBP to 116.50 EUR", "BALANCE-5"),
+    ]

@@ -241,6 +241,8 @@ FORMATS = [
             # The other party: the holder's own name fills the other column on every row, and is left out.
             "Target name": "payee", "Source name": "payee", "Reference": "text",
             "Source amount (after fees)": "amount", "Source fee amount": "fee", "Source currency": "currency", "ID": "bank_id",
+            # What arrived: money in, and the other side of a conversion between own balances.
+            "Target amount (after fees)": "amount_in", "Target currency": "currency_in",
         },
         AccountInfo("Wise", "checking", "Wise"),
         day_first=None,

@@ -71,6 +71,7 @@ DIRECTION_WORDS = {
     "c": 1, "k": 1, "cr": 1, "credit": 1, "h": 1, "haben": 1, "inflow": 1, "bevetel": 1, "deposit": 1, "+": 1, "bij": 1,
     "i": 1, "in": 1, "o": -1, "out": -1,  # In/Out flags
     "refund": 1, "debito": -1, "débito": -1, "credito": 1, "crédito": 1, "kredit": 1,  # Tatra banka: `Debet`/`Kredit`
+    "neutral": -1,  # Wise: a conversion between own balances leaves one of them (see `_both_sides`)
 }
 _WORD = re.compile(r"[^\W\d_]{4,}")
 _UNITS = re.compile(r"\([^)\d]*\)")  # `(EUR)` under a header name
@@ -719,6 +720,9 @@ class _Conversion:
         if row_currencies is not None:
             parsed["currency"] = row_currencies
         self._extras(parsed, money, seps, direction, currency)
+        if "amount_in" in single and direction is not None:
+            count = self._both_sides(parsed, kept, direction, currency, european, thousandths)
+            result.second_legs = count - self.count
         if "account_key" in parsed and not all(map(parsed["account_key"].__getitem__, kept)):
             if self.layout.ledger_accounts:  # a ledger's export names every row's account: a blank is a row error
                 kept = self._named_rows(result, parsed["account_key"], parsed["line"], kept)
@@ -735,6 +739,39 @@ class _Conversion:
         result.accounts = self._accounts(rows, currency)
         result.errors.sort(key=lambda e: e.line)
         return result
+
+    def _both_sides(
+        self, parsed: dict[str, list], kept: list[int], direction: int, currency: str, european: bool, thousandths: bool
+    ) -> int:
+        """A transfer history's rows as they touch the user's balances (Wise): money in is what
+        arrived (the target amount, in its currency, whatever fee the sender paid), and a conversion
+        between two of the user's own balances (NEUTRAL) leaves one, fee and all, and arrives in the
+        other: a row for each side, appended to `parsed` and `kept`. Returns the new row count."""
+        single, columns = self.layout.single, self.columns
+        in_i = single["amount_in"]
+        own = parsed.setdefault("currency", [None] * self.count)
+        codes = [c.strip().upper() or None for c in columns[single["currency_in"]]] if "currency_in" in single else own
+        arrived = _money_column(columns[in_i], self._separator(in_i, european, thousandths), currency, codes)
+        count = self.count
+        parsed.update((key, list(values)) for key, values in parsed.items() if values.__class__ is not list)  # `line` may be a range
+        own = parsed["currency"]
+        for i in list(kept):
+            flag = columns[direction][i].strip().lower()
+            if flag not in ("in", "neutral") or arrived[i].__class__ is not int:
+                continue
+            if flag == "in":
+                parsed["amount"][i], own[i] = abs(arrived[i]), codes[i] or own[i]
+                continue
+            left = f"{columns[single['amount']][i].strip()} {own[i] or currency}"
+            parsed["description"][i] = f"Converted {left} to {columns[in_i][i].strip()} {codes[i] or currency}"
+            if "payee" in parsed:  # the holder on both sides: no one was paid
+                parsed["payee"][i] = "Currency conversion"
+            for values in parsed.values():
+                values.append(values[i])
+            parsed["amount"][count], own[count] = abs(arrived[i]), codes[i] or own[i]
+            kept.append(count)
+            count += 1
+        return count
 
     def _ledger_splits(self, cells: list[str], row_currencies: list[str | None] | None, currency: str) -> list[list[ParsedSplit]]:
         """A ledger export's split parts, row by row (what they leave of the amount stays under the

@@ -193,6 +193,7 @@ class ParseResult:
     warnings: list[str] = field(default_factory=list)  # balance mismatches and the like
     skipped_pending: int = 0  # pending rows the parser dropped (if it does not keep them flagged)
     skipped_reverted: int = 0  # reverted/declined/cancelled rows, never booked
+    second_legs: int = 0  # rows a file line gave beside its own (Wise: a conversion's arrival), not lines read
     superseded: list[tuple[str, str]] = field(default_factory=list)  # (account key, bank id) an OFX correction replaces or deletes
     file_hash: str = ""  # sha256 of the bytes read, for the batch record
     category_kinds: dict[str, str] = field(default_factory=dict)  # the file's category list (QIF `!Type:Cat`): path → "income"/"expense"

@@ -122,7 +122,7 @@ def _import_file(
         path=source,
         format=result.format,
         accounts=[],
-        rows_read=len(rows) + len(result.errors) + result.skipped_pending + result.skipped_reverted,
+        rows_read=len(rows) - result.second_legs + len(result.errors) + result.skipped_pending + result.skipped_reverted,
         pending_skipped=result.skipped_pending,
         reverted_skipped=result.skipped_reverted,
         dry_run=dry_run,
