@@ -108,6 +108,14 @@ CASES = [
     ("SPOTIFY NEW YORK NY", "Spotify"),
     ("TST* THE PURC", "The Purc"),
     ("NETFLİX.COM İSTANBUL", "Netflix İstanbul"),  # Turkish dotted capitals: no dot left over
+    # The transaction's kind in other countries' words goes, and the party named in a field stays.
+    ("COMPRA 1234 PINGO DOCE LISBOA", "Pingo Doce Lisboa"), ("Compra no débito - PADARIA SÃO JOÃO", "Padaria São João"),
+    ("PAGAMENTO POS ESSELUNGA", "Esselunga"), ("PRLV SEPA EDF", "Edf"), ("CARTE X1234 14/03 CARREFOUR", "Carrefour"),
+    ("VIR RECU 1234567 DE: ACME SAS MOTIF: SALAIRE MARS", "Acme Sas"), ("VIR SEPA RECU /DE ACME SAS /MOTIF SALAIRE", "Acme Sas"),
+    ("VISA DDA PUR 123456 TARGET 00012345 BROOKLYN * NY", "Target"), ("WITHDRAWAL ONLINE 1234567 BPAY AGL", "Agl"),
+    ("UPI/BESCOM/506212345678/Payment", "Bescom"), ("UPI/P2M/500212345678/SWIGGY/UPI/AXIS BANK", "Swiggy"),
+    ("UPI-SWIGGY-SWIGGY@ICICI-ICIC0DC0099-500012345678-PAYMENT FROM PHONE", "Swiggy"),
+    ("NEFT CR-HDFC0000001-ACME PVT LTD-SALARY MAR", "Acme PVT LTD"), ("NEFT-N064251234567-ACME PVT LTD-SALARY", "Acme PVT LTD"),
 ]
 
 

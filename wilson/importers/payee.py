@@ -47,7 +47,7 @@ _PREFIX = re.compile(
     r"|DEBIT\s+PURCHASE(?:\s*-\s*VISA)?"  # U.S. Bank
     r"|VD[ACP]\s*-"  # AIB: Visa debit purchase, contactless, cash
     r"|,?\s*\*+\d+\s*,|AUT\s+\d{6}\s+(?:VISA\s+)?(?:DDA\s+)?(?:PUR|REF)\b"  # TD Bank: `, *****1234, AUT 011325 VISA DDA PUR`
-    r"|(?:POS|VISA|EFTPOS)\b(?:\s+(?:DEBIT|PURCHASE|WDL|WITHDRAWAL|TRANSACTION)\b)*"
+    r"|(?:POS|VISA|EFTPOS)\b(?:\s+(?:DEBIT|PURCHASE|WDL|WITHDRAWAL|TRANSACTION|DDA\s+PUR)\b)*(?:\s+\d{4,}\b)?"
     r"|ACH\s+(?:DEBIT|CREDIT|WITHDRAWAL|DEPOSIT|PMT|PAYMENT)\b"
     r"|WEB\s+AUTHORI[SZ]ED\s+(?:PMT|PAYMENT)\b|ELECTRONIC\s+(?:DEPOSIT|WITHDRAWAL|PMT|PAYMENT)\b"
     r"|DIRECT\s+DEBIT(?:\s+PAYMENT)?(?:\s+TO)?\b"
@@ -57,6 +57,11 @@ _PREFIX = re.compile(
     r"|SP\s+"
     r"|(?:\d+,\d\d\s+)?[A-Z]{2}\s+K\d\b"  # Austrian card lines: `POS 23,55 AT K1 16.09. 11:32 SPAR`
     r"|BEA\s+NR:\s*\S+\s+\d\d\.\d\d\.\d\d/\d\d[.:]\d\d"  # Dutch card lines: `BEA NR:AB1234 01.03.24/12.34 ALBERT HEIJN,PAS123`
+    r"|COMPRA(?:\s+(?:EN|CON\s+TARJETA|TARJETA|CART[AÃ]O(?:\s+D[EÉ]BITO)?|NO\s+(?:D[EÉ]BITO|CR[EÉ]DITO)))?(?:\s+\d+\b)?"  # Spanish and Portuguese card purchases
+    r"|PAGAMENTO\s+(?:POS|BANCOMAT|CARTA|VISA\s+DEBIT)\b"  # Italian
+    r"|VIR(?:EMENT)?(?:\s+SEPA)?(?:\s+INST(?:ANTANE)?)?\s+(?:RECU|EMIS|PERMANENT)\b(?:\s+\d+\b)?(?:\s+/?DE\b\s*:?)?"  # French transfers
+    r"|PRLV(?:\s+SEPA)?\b|CARTE\s+X?\d{4}\s+\d\d/\d\d"  # French direct debits and card payments
+    r"|(?:WITHDRAWAL|DEPOSIT)\s+(?:ONLINE|MOBILE)\s+\d+(?:\s+(?:BPAY|PYMT|TFR)\b)?"  # Westpac: `WITHDRAWAL ONLINE 1234567 BPAY AGL`
     r")[\s:*\-]*",
     re.I,
 )
@@ -67,6 +72,14 @@ _LABELLED_PARTY = re.compile(
 )
 # Dutch SEPA text names the party in a field: `/TRTP/.../NAME/ACME BV/REMI/...`, `Naam: ACME BV Omschrijving: ...`
 _NAMED_FIELD = re.compile(r"/NAME/([^/]+)|\bNaam:\s*(.+?)(?=\s+(?:Omschrijving|Kenmerk|Machtiging|IBAN|BIC|Incassant)\s*:|$)", re.I)
+# Indian transfers name the party in a field: `UPI/BESCOM/506212345678/Payment`, `NEFT CR-HDFC0000001-ACME PVT LTD-SALARY`
+_INDIAN_TRANSFER = re.compile(
+    r"^(?:NEFT|RTGS|IMPS|UPI)\s*(?:(?:CR|DR)\s*)?[-/]\s*(?:(?:CR|DR|P2M|P2A)[-/])?(?:[A-Z]{4}0[A-Z0-9]{6}[-/]|[A-Z]?\d+[-/])?"
+    r"(?:(?:payment|paid|pay)[-/])?([^-/@]+)",
+    re.I,
+)
+# A French transfer's labelled fields after the party: `ACME SAS MOTIF: FACTURE 12 REF: 345`
+_FIELD_TAIL = re.compile(r"\s+(?:/(?:MOTIF|REF|REFDO|ID EMETTEUR|LIB)\b|(?:MOTIF|REF|REFDO|ID EMETTEUR|LIB)\s*:).*$", re.I)
 _DUTCH_CARD_NUMBER = re.compile(r",\s*PAS\s*\d+\s*$", re.I)
 _SEPA_PURCHASE = re.compile(r"(?:Ihr Einkauf bei|Your purchase at|Purchase at)\s+(.+)", re.I)
 _CHECK = re.compile(r"^(?:CHECK|CHEQUE|CHQ|CHK)\s*(?:NO\.?|NUMBER)?\s*#?\s*(\d+)\b", re.I)
@@ -153,9 +166,9 @@ def _strip(text: str) -> str:
         return _ALIAS_NAMES[alias.lastgroup]
     if _SEPA_TAGS.search(text):
         text = _sepa_purpose(text)
-    party = _LABELLED_PARTY.match(text) or _NAMED_FIELD.search(text)
+    party = _LABELLED_PARTY.match(text) or _NAMED_FIELD.search(text) or _INDIAN_TRANSFER.match(text)
     if party:
-        text = party[1] or party[2]
+        text = next(group for group in party.groups() if group)
     text = _DUTCH_CARD_NUMBER.sub("", text)
     check = _CHECK.match(text)
     if check:
@@ -163,6 +176,7 @@ def _strip(text: str) -> str:
     previous = None
     while previous != text:
         previous, text = text, _PREFIX.sub("", text, count=1).strip()
+    text = _FIELD_TAIL.sub("", text)
     alias = _ALIAS.match(text)  # `PAYPAL *UBER TRIP` is Uber once the processor is gone
     if alias:
         return _ALIAS_NAMES[alias.lastgroup]
