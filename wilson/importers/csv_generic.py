@@ -27,7 +27,7 @@ from wilson.importers.csv_read import has_long_line, read_records, read_rows, un
 from wilson.importers.dates import DMY, DateColumn, infer_date_format
 from wilson.importers.model import (
     ACCOUNT_TYPES, CARD_NAME, ImportRefused, ParsedAccount, ParsedRows, ParseResult, ParsedSplit, RowError, name_from_file, payee_of,
-    per_distinct, squeeze,
+    per_distinct, squeeze, type_named,
 )
 from wilson.money import AmountError, exponent, guess_decimal_separator, parse_amount, to_minor
 
@@ -1179,15 +1179,17 @@ class _Conversion:
 
     @cached_property
     def _stated_types(self) -> dict[str, str]:
-        """Each account's type where a column states it (Wilson's own export): a card named
-        `Sapphire` stays a card, its balance owed, when a ledger is rebuilt from the file."""
+        """Each account's type where a column states it: Wilson's own export (a card named
+        `Sapphire` stays a card, its balance owed, when a ledger is rebuilt from the file), or a
+        bank's product word (RBC's `Chequing`, `Visa`, `US Dollar Savings` in one download)."""
         type_i, account_i = self.layout.single.get("account_type"), self.layout.single.get("account")
         if type_i is None or account_i is None:
             return {}
         stated: dict[str, Counter[str]] = {}
-        for key, kind in zip(self.columns[account_i], self.columns[type_i]):
-            if kind.strip().lower() in ACCOUNT_TYPES:
-                stated.setdefault(key.strip(), Counter())[kind.strip().lower()] += 1
+        for key, word in zip(self.columns[account_i], self.columns[type_i]):
+            kind = word.strip().lower() if word.strip().lower() in ACCOUNT_TYPES else type_named(word)
+            if kind:
+                stated.setdefault(key.strip(), Counter())[kind] += 1
         return {key: kinds.most_common(1)[0][0] for key, kinds in stated.items()}
 
     @cached_property

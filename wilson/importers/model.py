@@ -226,6 +226,19 @@ _FILE_NAME_NOISE = re.compile(  # matched after separators became single spaces
 
 
 CARD_NAME = re.compile(r"credit ?card|\bcard\b|\bvisa\b|master ?card|\bamex\b|kreditkarte", re.I)  # not UniCredit
+_TYPE_WORDS = (
+    ("savings", re.compile(r"sav(ings?|er)|spar|tagesgeld|épargne|livret|pocket", re.I)),
+    ("credit_card", CARD_NAME),
+    ("loan", re.compile(r"loan|mortgage|kredit\b|darlehen|line of credit", re.I)),
+    ("investment", re.compile(r"brokerage|invest|401k|\bira\b|depot|isa\b|tfsa|rrsp", re.I)),
+    ("cash", re.compile(r"\bcash\b|wallet|bargeld", re.I)),
+    ("checking", re.compile(r"check|chequ|giro|current account", re.I)),
+)
+
+
+def type_named(name: str) -> str | None:
+    """The account type a name or a bank's product word says (`Visa`, `US Dollar Savings`), if any."""
+    return next((kind for kind, words in _TYPE_WORDS if words.search(name)), None)
 
 
 def name_from_file(source: str) -> str:

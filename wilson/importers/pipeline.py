@@ -23,7 +23,7 @@ from typing import Callable, Iterable, Iterator
 from wilson.importers.file_categories import file_categories
 from wilson.importers.formats import parse_file
 from wilson.importers.model import (
-    CARD_NAME, LEDGER_EXPORTS, ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError, name_from_file, per_distinct,
+    LEDGER_EXPORTS, ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError, name_from_file, per_distinct, type_named,
 )
 from wilson.ledger import Ledger
 from wilson.ledger.imports import AccountChanges, BatchRecord, ImportOutcome, NewRows, note_account_changes, record_import
@@ -372,20 +372,11 @@ def _strangers(overlap: tuple[str, int, int] | None, duplicates: int) -> list[st
             " if it is another account's, undo it and name that account with --account"]
 
 
-_TYPE_WORDS = (
-    ("savings", re.compile(r"sav(ings?|er)|spar|tagesgeld|épargne|livret|pocket", re.I)),
-    ("credit_card", CARD_NAME),
-    ("loan", re.compile(r"loan|mortgage|kredit\b|darlehen", re.I)),
-    ("investment", re.compile(r"brokerage|invest|401k|\bira\b|depot|isa\b", re.I)),
-    ("cash", re.compile(r"\bcash\b|wallet|bargeld", re.I)),
-)
-
-
 def _type_for(parsed: ParsedAccount, name: str) -> str:
     """A file that only names its accounts ("Savings", "Visa") still gets the right account type."""
-    if parsed.type != "checking" or re.search(r"check|giro|current", name, re.I):
+    if parsed.type != "checking" or re.search(r"check|chequ|giro|current", name, re.I):
         return parsed.type
-    return next((kind for kind, words in _TYPE_WORDS if words.search(name)), parsed.type)
+    return type_named(name) or parsed.type
 
 
 def _name_from_number(parsed: ParsedAccount) -> str | None:
