@@ -838,6 +838,16 @@ def test_an_older_export_imported_again_does_not_bring_back_a_pending_row(tmp_pa
         assert [(r["description"], r["pending"]) for r in rows(ledger)] == [("AMAZON", 0), ("WHOLE FOODS MARKET", 0)]
 
 
+def test_an_older_exports_holds_posted_since_are_pending_rows_skipped_not_duplicates(tmp_path: Path) -> None:
+    head = "Date,Description,Amount,Status\n"
+    newer = write(tmp_path, "new.csv", "06/01/2025,RENT,-900.00,Posted\n06/05/2025,FUEL,-48.10,Posted\n06/25/2025,BOOKS,-10.00,Posted\n", head)
+    older = write(tmp_path, "old.csv", "06/01/2025,RENT,-900.00,Posted\n06/03/2025,FUEL HOLD,-1.00,Pending\n", head)
+    with Ledger() as ledger:
+        import_file(ledger, newer, account="Card")
+        summary = import_file(ledger, older, account="Card")
+        assert (summary.added, summary.duplicates, summary.pending_added, summary.pending_skipped) == (0, 1, 0, 1)
+
+
 def test_a_dry_run_of_several_files_counts_what_the_earlier_ones_would_add(tmp_path: Path) -> None:
     first, second = write(tmp_path, "jan.csv", JAN_FEB), write(tmp_path, "feb.csv", FEB_MAR)
     out = CliRunner().invoke(main, ["import", "--dry-run", "--json", "--account", "Checking", str(first), str(second)])

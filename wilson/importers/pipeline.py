@@ -169,6 +169,7 @@ def _import_file(
             note_account_changes(ledger, outcome.batch_id, changes)
             for counted in fields(ImportOutcome):
                 setattr(summary, counted.name, getattr(outcome, counted.name))
+            summary.pending_skipped += outcome.pending_settled  # held in the file, posted in the ledger
             if dry_run:
                 raise _DryRun
     except _DryRun:

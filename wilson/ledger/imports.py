@@ -134,6 +134,7 @@ class ImportOutcome:
     duplicates: int = 0
     pending_added: int = 0
     pending_replaced: int = 0
+    pending_settled: int = 0  # the file's pending rows that the ledger holds posted already, or that settled long ago
     corrected: int = 0  # rows the bank's corrections replaced or deleted
     transfers_linked: int = 0
     categorized: int = 0
@@ -164,8 +165,10 @@ def record_import(
     for account_id, positions in _by_account(rows):
         account_rows = rows.take(positions)
         fresh = account_rows.take(_new_positions(ledger, account_id, account_rows))
+        held = len(fresh)
         fresh = fresh.take(_not_yet_posted(ledger, account_id, fresh))
-        outcome.duplicates += len(account_rows) - len(fresh)
+        outcome.pending_settled += held - len(fresh)
+        outcome.duplicates += len(account_rows) - held
         replaced += _replace_pending(ledger, account_id, account_rows, fresh)
         if prepare and len(fresh):
             uncategorized = fresh.category_id.count(None)
