@@ -179,3 +179,92 @@ def test_a_header_less_files_description_is_its_varied_text_not_its_repeated_typ
     path.write_text("02 Mar 24,-4.50,,,EFTPOS DEBIT,TESCO STORES 2143,4995.50\n05 Mar 24,-1234.56,,,EFTPOS DEBIT,RENT J SMITH,3760.94\n"
                     "09 Mar 24,2500.00,,,SALARY CREDIT,ACME LTD,6260.94\n14 Mar 24,-87.30,,,EFTPOS DEBIT,CAFE ROMA,6173.64\n")
     assert [t.description for t in parse_file(path).transactions] == ["TESCO STORES 2143", "RENT J SMITH", "ACME LTD", "CAFE ROMA"]
+
+
+def test_a_summary_line_above_the_rows_and_amounts_grouped_by_spaces(tmp_path) -> None:
+    """BNP Paribas' older export: an account summary line, then rows with `2 150,00` grouped by a
+    no-break space (a narrow one, or a plain space, in other exports)."""
+    rows = [
+        "14/03/2025;FACTURE CARTE;FACTURE CARTE DU 130325 CARREFOUR CITY PARIS;-23,45",
+        "05/03/2025;VIR SEPA RECU;VIR SEPA RECU /DE ACME SAS /MOTIF SALAIRE MARS;2\u00a0150,00",
+        "04/03/2025;VIR SEPA RECU;VIR SEPA RECU /DE ACME SAS /PRIME;1\u202f000,00",
+        "03/03/2025;PRLV SEPA;PRLV SEPA EDF CLIENTS PARTICULIERS;-1 057,80",
+    ]
+    path = tmp_path / "E1234.csv"
+    path.write_bytes("\r\n".join(["Compte de chèques;Compte de chèques;****1234;14/03/2025;;3\u00a0368,75", *rows, ""]).encode())
+    result = parse_file(path)
+    assert (result.format, result.errors) == ("inferred_csv", [])
+    assert [(t.line, t.posted, t.amount) for t in result.transactions] == [
+        (2, date(2025, 3, 14), -2345), (3, date(2025, 3, 5), 215000), (4, date(2025, 3, 4), 100000), (5, date(2025, 3, 3), -105780),
+    ]
+    assert result.transactions[1].description == "VIR SEPA RECU /DE ACME SAS /MOTIF SALAIRE MARS"
+
+
+def test_a_space_groups_digits_in_threes_with_one_mark() -> None:
+    """`1234 567,89` is two numbers (a count and an amount, say), not one: read as money it booked 1,234,567.89."""
+    text = "".join(f"2024-03-{day:02d};SHOP {day};12{day:02d} 567,89\n" for day in range(1, 6))
+    assert INFERRED.detect(text) == 0
+
+
+JPY_ROWS = "2025-03-03,-5780,124220,TOKYO DENRYOKU\n2025-03-05,250000,374220,KYUYO ACME\n2025-03-14,-2345,371875,VISA DEBIT SEVEN\n"
+
+
+def test_whole_numbers_a_running_balance_adds_up_are_money_in_the_named_currency() -> None:
+    """Rakuten Bank's rows without its header: yen, with no decimals to tell them from ids."""
+    result = INFERRED.parse(JPY_ROWS, "inline.csv", "JPY")
+    assert [(t.amount, t.balance) for t in result.transactions] == [(-5780, 124220), (250000, 374220), (-2345, 371875)]
+    assert result.accounts[0].currency == "JPY"
+    assert INFERRED.detect(JPY_ROWS) == 1  # read only when the user names the currency
+    with pytest.raises(ImportRefused, match=r"whole numbers and it names no currency: give it with --currency"):
+        INFERRED.parse(JPY_ROWS, "inline.csv")
+
+
+def test_signed_whole_numbers_are_money_only_in_a_currency_without_cents() -> None:
+    text = "2025-03-03,-5780,TOKYO DENRYOKU\n2025-03-05,250000,KYUYO ACME\n2025-03-14,-2345,SEVEN ELEVEN\n"
+    assert [t.amount for t in INFERRED.parse(text, "inline.csv", "KRW").transactions] == [-5780, 250000, -2345]
+    with pytest.raises(ImportRefused, match=r"in USD, a currency with cents, they may as well be ids or counts"):
+        INFERRED.parse(text, "inline.csv", "USD")
+    assert [t.amount for t in INFERRED.parse(JPY_ROWS, "inline.csv", "USD").transactions] == [-578000, 25000000, -234500]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2025-03-03,1,1,COFFEE\n2025-03-04,1,2,TEA\n2025-03-05,1,3,CAKE\n",  # a count a counter adds up: no flows
+        "2025-03-03,1001,5,COFFEE\n2025-03-04,1002,7,TEA\n2025-03-05,1003,2,CAKE\n",  # ids and counts, unsigned
+    ],
+)
+def test_whole_numbers_nothing_tells_from_ids_are_not_money(text: str) -> None:
+    assert INFERRED.detect(text) == 0
+    with pytest.raises(ImportRefused):
+        INFERRED.parse(text, "inline.csv", "JPY")
+
+
+def test_a_type_column_beside_the_merchant_is_not_the_description(tmp_path) -> None:
+    """Scotiabank: date, amount, `-`, type, merchant. Over enough rows the types recur: the merchant
+    describes the row and the type is its note; three rows cannot show which column is the type,
+    so both describe it, the merchant last."""
+    types = ["Debit Card Purchase", "Payroll Deposit", "Point of Sale Purchase"]
+    merchants = ["TIM HORTONS #1234", "ACME CORP", "SHOPPERS DRUG MART", "LOBLAWS 1021", "ESSO 5521", "ROGERS"]
+    path = tmp_path / "pcbanking.csv"
+    path.write_text("".join(f"3/{day}/2025,-{day}.50,-,{types[day % 2]},{merchant}\n" for day, merchant in enumerate(merchants, 1)))
+    result = parse_file(path, currency="CAD")
+    assert [(t.description, t.notes) for t in result.transactions][:2] == [
+        ("TIM HORTONS #1234", "Payroll Deposit"), ("ACME CORP", "Debit Card Purchase"),
+    ]
+    path.write_text("".join(f"3/{day}/2025,-{day}.50,-,{kind},{merchant}\n" for day, (kind, merchant) in enumerate(zip(types, merchants), 1)))
+    assert [t.description for t in parse_file(path, currency="CAD").transactions] == [
+        "Debit Card Purchase TIM HORTONS #1234", "Payroll Deposit ACME CORP", "Point of Sale Purchase SHOPPERS DRUG MART",
+    ]
+
+
+def test_a_column_an_unread_header_names_otherwise_is_not_joined_to_the_description(tmp_path) -> None:
+    """Boursorama: `label` beside `category`; only the label describes the row."""
+    path = tmp_path / "export.csv"
+    path.write_text(
+        "dateOp;label;category;amount\n2025-03-14;CARTE CARREFOUR CITY;Alimentation;-23,45\n"
+        "2025-03-05;VIR SEPA ACME SAS;Salaires;2150,00\n2025-03-03;PRLV SEPA EDF;Energie;-57,80\n"
+    )
+    result = parse_file(path)
+    assert result.format == "inferred_csv"
+    assert [t.description for t in result.transactions] == ["CARTE CARREFOUR CITY", "VIR SEPA ACME SAS", "PRLV SEPA EDF"]

@@ -176,6 +176,17 @@ _CYRILLIC: dict[str, tuple[str, ...]] = {
     "category": ("категория", "категорія"),
     "status": ("статус",),
 }
+# Japanese (Rakuten, MUFG, SMBC, Mizuho, card statements), written as they are: `_build_lookup`
+# normalises them (`ご` loses its mark like any accent).
+_JAPANESE: dict[str, tuple[str, ...]] = {
+    "date:1": ("取引日", "お取引日", "日付", "年月日", "利用日", "ご利用日"),
+    "amount": ("入出金", "金額", "取引金額", "利用金額", "ご利用金額"),
+    "debit": ("出金", "出金金額", "支払い金額", "お引出し", "お引出金額", "引出額"),
+    "credit": ("入金", "入金金額", "預かり金額", "お預入れ", "お預入金額", "預入額"),
+    "balance": ("残高", "差引残高", "取引後残高"),
+    "text": ("入出金先内容", "入出金内容", "摘要", "摘要内容", "内容", "取引内容", "お取引内容", "お取り扱い内容", "利用店名・商品名", "ご利用店名"),
+    "notes": ("メモ",),
+}
 _PATTERNS = (
     (re.compile(r"(vwz|verwendungszweck|description|transaction ref|details|memo|omschrijving|beschreibung) ?\d{1,2}"), "text"),
 )
@@ -185,15 +196,21 @@ _SYMBOL_CURRENCY = (
     ("R$", "BRL"), ("NZ$", "NZD"), ("A$", "AUD"), ("C$", "CAD"), ("HK$", "HKD"), ("S$", "SGD"), ("€", "EUR"),
     ("£", "GBP"), ("¥", "JPY"), ("₹", "INR"), ("₩", "KRW"), ("₺", "TRY"), ("zł", "PLN"), ("Kč", "CZK"),
     ("₪", "ILS"), ("₱", "PHP"), ("฿", "THB"), ("₫", "VND"), ("₦", "NGN"), ("RM", "MYR"), ("Rs", "INR"),
+    ("円", "JPY"),  # Rakuten's `入出金(円)`
 )
-_PARENTHETICAL = re.compile(r"\(([^)]*)\)")
+_PARENTHETICAL = re.compile(r"[(（]([^)）]*)[)）]")  # Japanese headers write full-width ones: `残高（円）`
 _CODE_SUFFIX = re.compile(r"(.+?) (?:in |en )?([a-z]{3}|euros?)")
 _CURRENCY_CODES = frozenset(  # the ISO 4217 codes bank exports commonly carry
     "AED ARS AUD BGN BHD BRL CAD CHF CLP CNY COP CZK DKK EGP EUR GBP HKD HUF IDR ILS INR ISK JOD JPY KES KRW KWD "
     "MAD MXN MYR NGN NOK NZD OMR PEN PHP PKR PLN QAR RON RSD SAR SEK SGD THB TND TRY TWD UAH USD VND ZAR".split()
 )
 # An amount column named in a language spoken where one currency is used (Danish `Beløb`).
-_LANGUAGE_CURRENCY = {"belob": "DKK", "belop": "NOK", "uttak": "NOK", "innskudd": "NOK", "belopp": "SEK", "kwota": "PLN", "castka": "CZK", "zauctovana castka": "CZK"}
+_LANGUAGE_CURRENCY = {
+    "belob": "DKK", "belop": "NOK", "uttak": "NOK", "innskudd": "NOK", "belopp": "SEK", "kwota": "PLN", "castka": "CZK",
+    "zauctovana castka": "CZK",
+    # Japanese words Chinese does not write (`金額` it does): yen
+    **dict.fromkeys(("入出金", "残高", "差引残高", "取引後残高", "支払い金額", "預かり金額", "お引出し", "お預入れ", "利用金額"), "JPY"),
+}
 MONEY_ROLES = ("amount", "debit", "credit", "balance", "fee", "original_amount", "amount_alt", "hold")
 _CODED_AMOUNT = re.compile(r"([A-Z]{3})\$")  # RBC's `CAD$` and `USD$` columns: amounts in that currency
 
@@ -212,11 +229,11 @@ def normalise_header(name: str) -> str:
 
 def _build_lookup() -> dict[str, tuple[str, int, bool]]:
     lookup: dict[str, tuple[str, int, bool]] = {}
-    for european, table in ((False, _ENGLISH), (True, _OTHER), (True, _CYRILLIC)):
+    for european, table in ((False, _ENGLISH), (True, _OTHER), (True, _CYRILLIC), (False, _JAPANESE)):
         for key, names in table.items():
             role, _, prio = key.partition(":")
             for name in names:
-                lookup.setdefault(name, (role, int(prio or 0), european))
+                lookup.setdefault(normalise_header(name), (role, int(prio or 0), european))
     return lookup
 
 

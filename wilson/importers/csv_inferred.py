@@ -3,8 +3,10 @@ POSB, Barclaycard, ...) or one in a language the generic mapper does not read (S
 
 Only a file whose first rows agree on it is taken: one column where (nearly) every cell is a date,
 one (or a debit/credit pair) where they are money with decimals, and a column of words to call the
-description. Anything less certain is refused rather than guessed; files with a header we can read,
-and the Wells Fargo shape, are recognised by their own formats first.
+description. Whole numbers are money only where something tells them from ids and counts: a running
+balance they add up to, or signs and a currency without minor units (yen). Anything less certain is
+refused rather than guessed; files with a header we can read, and the Wells Fargo shape, are
+recognised by their own formats first.
 """
 
 from __future__ import annotations
@@ -19,11 +21,15 @@ from wilson.importers.csv_generic import DIRECTION_WORDS, Head, Options, head_of
 from wilson.importers.csv_headers import MONEY_ROLES, classify, currency_code
 from wilson.importers.dates import infer_date_format
 from wilson.importers.model import ImportRefused, ParseResult
-from wilson.money import AmountError, guess_decimal_separator, parse_amount
+from wilson.money import AmountError, exponent, guess_decimal_separator, parse_amount
 
-MIN_ROWS_AGREEING = 0.8  # share of the first rows that must have the common width
+MIN_ROWS_AGREEING = 0.8  # share of the table's first rows that must have the common width
 MOSTLY = 0.9  # share of a column's cells that must read as its role (a bad row is then a row error)
-_MONEY = re.compile(r"\(?[-+]?\s*[$€£]?\s*\d{1,3}(?:[.,' ]?\d{3})*(?:[.,]\d{1,3})?\)?-?")
+TYPE_REPEATS = 2  # a type column's values recur: it holds at most one distinct value per this many rows
+# Digits grouped by one mark throughout (`2 150,00`, `1.234.567`, NBSP in French exports), or not at
+# all: `2025 150` is two numbers, not one.
+_DIGITS = r"(?:\d+|\d{1,3}(?P<mark>[.,' \u00a0\u202f\u2009])\d{3}(?:(?P=mark)\d{3})*)"
+_MONEY = re.compile(rf"\(?[-+]?\s*[$€£]?\s*{_DIGITS}(?:[.,]\d{{1,3}})?\)?-?")
 _DECIMALS = re.compile(r"[.,]\d\d\)?-?$")
 _LETTERS = re.compile(r"[^\W\d_]")
 
@@ -33,30 +39,59 @@ class Inferred:
     delimiter: str
     roles: dict[int, str]  # by column position
     header_line: int | None  # a first row of names we cannot read, if the file has one
+    first_line: int  # where the table starts: lines above it of another width are a preamble (BNP's account summary)
+    whole: str | None  # how whole-number money was told from ids: "balance" or "signs"; None for decimals
+    currency: str | None  # what a currency column says
+
+    def refusal(self, currency: str | None) -> str | None:
+        """Why whole numbers read as money cannot be taken with the user's `currency`, or None. The
+        dollars or euros a file naming no currency is read in have cents, which whole numbers argue
+        against; and in a currency with cents only a running balance tells them from ids."""
+        if self.whole is None:
+            return None
+        currency = currency or self.currency
+        if currency is None:
+            return "its amounts are whole numbers and it names no currency: give it with --currency (e.g. --currency JPY)"
+        if self.whole == "balance" or exponent(currency) == 0:
+            return None
+        return (f"its amounts are whole numbers and no running balance adds them up: in {currency.upper()}, a currency"
+                " with cents, they may as well be ids or counts")
 
 
 def infer_roles(head: Head) -> Inferred | None:
-    """The columns' roles read from the cells of the file's first rows, or None when unsure."""
+    """The columns' roles read from the cells of the file's first rows, or None when unsure. A
+    reading with decimals beats one of whole numbers (which may need the user's currency)."""
     if head.not_csv:
         return None
-    for delimiter, rows in head.rows.items():
-        filled = [(line, cells) for line, cells in rows if any(c.strip() for c in cells)]
-        if not filled:
-            continue
-        width, seen = Counter(len(cells) for _, cells in filled).most_common(1)[0]
-        if width < 3 or seen < MIN_ROWS_AGREEING * len(filled):
-            continue
-        shaped = [(line, [c.strip() for c in cells]) for line, cells in filled if len(cells) == width]
-        # A first row without a digit is names, not a transaction; otherwise try with it, then
-        # without (a short file's header row alone can outvote its rows).
-        named = not any(ch.isdigit() for cell in shaped[0][1] for ch in cell)
-        for rows_read in (shaped[1:],) if named else (shaped, shaped[1:]):
-            roles = _roles([list(column) for column in zip(*(cells for _, cells in rows_read))]) if rows_read else None
-            if roles is not None:
-                header = _header_line(shaped, roles)
-                if header is not None and _contradicts(shaped[0][1], roles):
-                    return None
-                return Inferred(delimiter, roles, header)
+    readings = filter(None, (_reading(delimiter, rows) for delimiter, rows in head.rows.items()))
+    first = next(readings, None)
+    if first is None or first.whole is None:
+        return first
+    return next((reading for reading in readings if reading.whole is None), first)
+
+
+def _reading(delimiter: str, rows: list[tuple[int, list[str]]]) -> Inferred | None:
+    """The reading of the rows split by `delimiter`, if its cells show one."""
+    filled = [(line, cells) for line, cells in rows if any(c.strip() for c in cells)]
+    if not filled:
+        return None
+    width = Counter(len(cells) for _, cells in filled).most_common(1)[0][0]
+    table = filled[next(i for i, (_, cells) in enumerate(filled) if len(cells) == width):]
+    if width < 3 or sum(len(cells) == width for _, cells in table) < MIN_ROWS_AGREEING * len(table):
+        return None
+    shaped = [(line, [c.strip() for c in cells]) for line, cells in table if len(cells) == width]
+    # A first row without a digit is names, not a transaction; otherwise try with it, then
+    # without (a short file's header row alone can outvote its rows).
+    named = not any(ch.isdigit() for cell in shaped[0][1] for ch in cell)
+    for rows_read in (shaped[1:],) if named else (shaped, shaped[1:]):
+        columns = [list(column) for column in zip(*(cells for _, cells in rows_read))]
+        found = _roles(columns, shaped[0][1] if named else None) if rows_read else None
+        if found is not None:
+            roles, whole = found
+            header = _header_line(shaped, roles)
+            if header is not None and _contradicts(shaped[0][1], roles):
+                return None
+            return Inferred(delimiter, roles, header, shaped[0][0], whole, _stated_currency(columns, roles))
     return None
 
 
@@ -82,10 +117,12 @@ def _header_line(rows: list[tuple[int, list[str]]], roles: dict[int, str]) -> in
     return None
 
 
-def _roles(columns: list[list[str]]) -> dict[int, str] | None:
-    """Dates, money, a D/C flag, a currency code and the wordiest text column, by position."""
+def _roles(columns: list[list[str]], names: list[str] | None) -> tuple[dict[int, str], str | None] | None:
+    """Dates, money, a D/C flag, a currency code, the description and a type column, by position;
+    and how whole-number money was told from ids (see `Inferred.whole`)."""
     roles: dict[int, str] = {}
     money: list[int] = []
+    whole: list[int] = []
     # Whole amounts (forints, yen) are money beside a currency column when some are negative: an id
     # or a code column is neither signed nor next to a currency.
     priced = any(_mostly(map(currency_code, cells), len(cells)) for cells in columns if any(cells))
@@ -95,26 +132,90 @@ def _roles(columns: list[list[str]]) -> dict[int, str] | None:
             continue
         if _mostly(_dates_read(cells), len(cells)):
             roles[i] = "date"
-        elif _mostly(map(_MONEY.fullmatch, filled), len(filled)) and (
-            any(map(_DECIMALS.search, filled)) or (priced and any(c.lstrip("(").startswith("-") for c in filled))
-        ):
-            money.append(i)
+        elif _mostly(map(_MONEY.fullmatch, filled), len(filled)):
+            (money if any(map(_DECIMALS.search, filled)) or (priced and any(map(_signed, filled))) else whole).append(i)
         elif _mostly((c.lower() in DIRECTION_WORDS for c in cells), len(cells)) and set(filled) - {"-"}:
             roles[i] = "direction"  # a column of lone dashes is a placeholder (Scotiabank's), not a flag
         elif _mostly(map(currency_code, cells), len(cells)):
             roles[i] = "currency"
-    texts = [i for i in range(len(columns)) if i not in roles and i not in money]
+    if "date" not in roles.values() or not (money or whole):
+        return None
+    # A column the header names as something else (`category`) describes no row.
+    named = [(classify(name) or ("text",))[0] for name in names] if names else ["text"] * len(columns)
+    texts = [i for i in range(len(columns)) if i not in roles and i not in money + whole and named[i] in ("text", "payee")]
+    described = _text_roles(columns, texts)
+    if not described:
+        return None
+    roles.update(described)
+    if money:
+        roles.update(_money_roles(columns, money))
+        found = "amount" in roles.values() or "debit" in roles.values()
+        return (roles, None) if found else None
+    counted = _whole_money(columns, whole)
+    if counted is None:
+        return None
+    roles.update(counted[0])
+    return roles, counted[1]
+
+
+def _text_roles(columns: list[list[str]], texts: list[int]) -> dict[int, str]:
+    """The description: the wordiest column of words that vary row to row. One whose few values
+    recur over many rows (`Debit Card Purchase`, `EFTPOS DEBIT`) is the row's type, not its
+    description. When the rows are too few to show which of two neighbouring columns is the type,
+    both describe the row, in file order: banks write the type before the merchant (Scotiabank)."""
+    wordy = [i for i in texts if any(map(_LETTERS.search, columns[i]))]
     # A column holding one value on every row (a product name) describes no row; the first row
     # is left out of that test, as it may be a header.
-    varied = [i for i in texts if len(columns[i]) < 3 or len(set(columns[i][1:])) > 1] or texts
-    # Letters, weighed by how varied: a merchant differs row to row, a type (`EFTPOS DEBIT`) repeats.
-    wordiest = max(varied, key=lambda i: sum(len(_LETTERS.findall(c)) for c in columns[i]) * len(set(columns[i])) / len(columns[i]),
-                   default=None)
-    if "date" not in roles.values() or not money or wordiest is None or not any(map(_LETTERS.search, columns[wordiest])):
-        return None
-    roles[wordiest] = "text"
-    roles.update(_money_roles(columns, money))
-    return roles if "amount" in roles.values() or "debit" in roles.values() else None
+    varied = [i for i in wordy if len(columns[i]) < 3 or len(set(columns[i][1:])) > 1] or wordy
+    types = [i for i in varied if _recurring(columns[i])]
+    free = [i for i in varied if i not in types] or varied
+    if not free:
+        return {}
+    best = max(free, key=lambda i: _wordiness(columns[i]))
+    roles = {best: "text"}
+    if best + 1 in free and _wordiness(columns[best + 1]) * 2 >= _wordiness(columns[best]):
+        roles[best + 1] = "text"
+    kinds = [i for i in types if i not in roles]
+    if kinds:
+        roles[max(kinds, key=lambda i: _wordiness(columns[i]))] = "kind"
+    return roles
+
+
+def _wordiness(cells: list[str]) -> float:
+    """Letters, weighed by how varied: a merchant differs row to row, a type (`EFTPOS DEBIT`) repeats."""
+    return sum(len(_LETTERS.findall(c)) for c in cells) * len(set(cells)) / len(cells)
+
+
+def _recurring(cells: list[str]) -> bool:
+    """Whether a column's few values recur over many rows, as a type column's do."""
+    filled = [c for c in cells if c]
+    return len(filled) >= 2 * TYPE_REPEATS and len(set(filled)) * TYPE_REPEATS <= len(filled)
+
+
+def _signed(cell: str) -> bool:
+    """A sign or parentheses, which amounts carry and ids and counts never do."""
+    return cell.startswith(("-", "+", "(")) or cell.endswith("-")
+
+
+def _whole_money(columns: list[list[str]], whole: list[int]) -> tuple[dict[int, str], str] | None:
+    """Money roles among columns of whole numbers, and what tells them from ids and counts: "balance"
+    when a running balance adds up varied amounts (a counter adds up ones), "signs" when two take
+    turns as debit and credit, or one full column alone is signed (an id or a count never is)."""
+    roles = _money_roles(columns, whole)
+    flows = [i for i, role in roles.items() if role != "balance"]
+    if "balance" in roles.values() and len({c for i in flows for c in columns[i] if c}) > 1:
+        return roles, "balance"
+    if "debit" in roles.values():
+        return roles, "signs"
+    signed = [i for i in whole if _mostly(columns[i], len(columns[i])) and any(map(_signed, columns[i]))]
+    return ({signed[0]: "amount"}, "signs") if len(signed) == 1 else None
+
+
+def _stated_currency(columns: list[list[str]], roles: dict[int, str]) -> str | None:
+    """The currency a currency column names on most rows."""
+    index = next((i for i, role in roles.items() if role == "currency"), None)
+    codes = Counter(filter(None, map(currency_code, columns[index]))) if index is not None else Counter()
+    return codes.most_common(1)[0][0] if codes else None
 
 
 def _mostly(hits: Iterable[object], total: int) -> bool:
@@ -193,23 +294,38 @@ class InferredCsv:
     name = "inferred_csv"
 
     def detect(self, text: str) -> int:
-        """20 when the cells decide; a token 1 for a file whose header the generic mapper reads, so
-        this reading is tried (in `parse`) only when that one fails, and costs nothing before."""
+        """20 when the cells decide. A token 1 for a file whose header the generic mapper reads, so
+        this reading is tried (in `parse`) only when that one fails and costs nothing before; and
+        for one whose whole-number amounts only the user's currency makes money, so that `parse`
+        reads it or says why not."""
         head = sniff(head_of(text))
         if head.not_csv:
             return 0
         if head.best_header() is not None:
             return 1
-        return 20 if infer_roles(head) else 0
+        inferred = infer_roles(head)
+        if inferred is None:
+            return 0
+        return 20 if inferred.refusal(None) is None else 1
 
     def parse(self, text: str, source: str, currency: str | None = None) -> ParseResult:
         inferred = infer_roles(sniff(head_of(text)))
         if inferred is None:
             raise ImportRefused(source, "no header row we can read, and no columns that read as dates, amounts and text throughout")
+        refusal = inferred.refusal(currency)
+        if refusal is not None:
+            raise ImportRefused(source, f"no header row we can read, and {refusal}")
+        if inferred.header_line is None:
+            text = _from_line(text, inferred.first_line)
         return parse_table(
             text, source, inferred.delimiter, inferred.header_line,
             lambda header: layout_from_roles(header, inferred.roles), Options(self.name, currency=currency),
         )
+
+
+def _from_line(text: str, line: int) -> str:
+    """The text with the lines above `line` blanked (a preamble is no row); line numbers stay."""
+    return "\n" * (line - 1) + text.split("\n", line - 1)[-1] if line > 1 else text
 
 
 FORMATS = [InferredCsv()]
