@@ -426,3 +426,30 @@ def test_wises_transfer_history_books_finished_transfers_by_direction_with_the_o
         (date(2024, 3, 16), -10041, "GBP", "Converted 100.00 GBP to 116.50 EUR", "BALANCE-5"),
         (date(2024, 3, 16), 11650, "EUR", "Converted 100.00 GBP to 116.50 EUR", "BALANCE-5"),
     ]
+
+
+def test_budgeting_apps_that_write_spending_positive(tmp_path) -> None:
+    """Copilot and Rocket Money export spending positive and income negative, an account per row
+    (Rocket Money with its type)."""
+    copilot = tmp_path / "copilot.csv"
+    copilot.write_text(
+        "date,name,amount,status,category,parent category,excluded,tags,type,account,account mask,note,recurring\n"
+        "2025-03-14,Trader Joe's,23.45,posted,Groceries,Food,false,,regular,Sapphire Preferred,9876,,\n"
+        "2025-03-05,ACME Corp,-2150.00,posted,Paycheck,Income,false,,income,Checking,1234,,\n"
+        "2025-03-15,Uber,12.00,pending,Rides,Transport,false,,regular,Sapphire Preferred,9876,,\n"
+    )
+    result = parse_file(copilot)
+    assert result.format == "copilot"
+    assert [(t.amount, t.pending, t.account_key) for t in result.transactions] == [
+        (-2345, False, "Sapphire Preferred"), (215000, False, "Checking"), (-1200, True, "Sapphire Preferred")]
+    rocket = tmp_path / "rocket.csv"
+    rocket.write_text(
+        "Date,Original Date,Account Type,Account Name,Account Number,Institution Name,Name,Custom Name,Amount,Description,"
+        "Category,Note,Ignored From,Tax Deductible\n"
+        "2025-03-14,2025-03-14,Credit Card,Sapphire Preferred,9876,Chase,Trader Joe's,,23.45,TRADER JOE'S #123,Groceries,,,\n"
+        "2025-03-05,2025-03-05,Checking,Total Checking,1234,Chase,ACME Corp,,-2150.00,ACME CORP PAYROLL,Income,,,\n"
+    )
+    result = parse_file(rocket)
+    assert result.format == "rocket_money"
+    assert [(t.amount, t.description) for t in result.transactions] == [(-2345, "TRADER JOE'S #123"), (215000, "ACME CORP PAYROLL")]
+    assert {a.name: a.type for a in result.accounts} == {"Sapphire Preferred": "credit_card", "Total Checking": "checking"}

@@ -1075,3 +1075,41 @@ def test_a_row_cut_short_after_its_date_is_a_row_error() -> None:
     result = parse_text("Date,Description,Amount\n2025-02-01,OK1,-1.00\n2025-02-02\n2025-02-03,OK3,-3.00\n2025-02-04\n")
     assert [(e.line, e.message) for e in result.errors] == [(3, "no amount"), (5, "no amount")]
     assert not result.warnings
+
+
+def test_a_currency_column_of_symbols_reads_as_codes() -> None:
+    pounds = parse_text("Date,Description,Currency,Amount\n14/03/2025,TESCO STORES,£,-23.45\n05/03/2025,ACME LTD,£,2150.00\n")
+    assert {t.currency for t in pounds.transactions} == {"GBP"} and pounds.accounts[0].currency == "GBP"
+    dollars = parse_text("Date,Description,Currency,Amount\n03/14/2025,TARGET,$,-23.45\n03/15/2025,BTC BUY,btc,0.5\n")
+    assert [t.currency for t in dollars.transactions] == [None, "BTC"]  # a bare `$`: the file's currency
+
+
+def test_schwab_as_of_dates_and_totals_lines_wherever_they_stand() -> None:
+    schwab = parse_text(
+        '"Date","Action","Description","Amount"\n"03/14/2025","Bank Interest","BANK INT","$0.45"\n'
+        '"03/05/2025 as of 03/04/2025","MoneyLink Transfer","Tfr WELLS FARGO","$2,150.00"\n"Transactions Total","","","$2,150.45"\n'
+    )
+    assert [(t.posted, t.amount) for t in schwab.transactions] == [(date(2025, 3, 14), 45), (date(2025, 3, 5), 215000)]
+    assert schwab.warnings == ["line 4: skipped 'Transactions Total' (a totals line)"]
+    quicken = parse_text('"Date","Payee","Clr","Amount"\n"3/3/2025","SHELL","R","-40.00"\n"","","Total","-40.00"\n')
+    assert len(quicken.transactions) == 1 and quicken.warnings == ["line 3: skipped 'Total' (a totals line)"]
+
+
+def test_a_disclaimer_in_a_column_of_its_own_after_the_last_row_is_no_row() -> None:
+    robinhood = parse_text(
+        "Settle Date,Description,Amount\n3/3/2025,Deposit,$500.00\n,,,The data provided is for informational purposes only.\n"
+    )
+    assert [t.amount for t in robinhood.transactions] == [50000] and not robinhood.errors
+
+
+def test_greek_headers_and_their_debit_credit_flags() -> None:
+    alpha = parse_text("Ημερομηνία;Αιτιολογία;Ποσό;Χ/Π;Υπόλοιπο\n14/03/2025;ΑΓΟΡΑ ΚΑΡΤΑ;23,45;Χ;1.000,00\n15/03/2025;ΜΙΣΘΟΔΟΣΙΑ;2.150,00;Π;3.150,00\n")
+    assert [(t.amount, t.balance) for t in alpha.transactions] == [(-2345, 100000), (215000, 315000)]
+
+
+def test_an_account_type_column_types_each_account() -> None:
+    rbc = parse_text(
+        '"Account Type","Account Number","Transaction Date","Description 1","CAD$"\n'
+        "Chequing,06702-5012345,3/3/2025,TIM HORTONS,-4.50\nVisa,4510123412341234,3/4/2025,AMAZON.CA,-45.99\n"
+    )
+    assert {a.number: a.type for a in rbc.accounts} == {"06702-5012345": "checking", "4510123412341234": "credit_card"}

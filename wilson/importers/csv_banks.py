@@ -233,6 +233,28 @@ FORMATS = [
         AccountInfo("Cash App", "checking", "Cash App"),
     ),
     Dialect(
+        "copilot",  # Copilot Money's export: spending positive, income negative
+        (("date", "name", "amount", "status", "category", "parent category", "excluded", "tags", "type", "account"),),
+        {
+            "date": "date", "name": "text", "amount": "amount", "status": "status", "parent category": "category",
+            "category": "subcategory", "type": "kind", "account": "account_name", "note": "notes",
+        },
+        AccountInfo(None, "checking", "Copilot"),
+        negate=True,
+        day_first=None,
+    ),
+    Dialect(
+        "rocket_money",  # Rocket Money's (Truebill's) export: spending positive, the account's type per row
+        (("Date", "Original Date", "Account Type", "Account Name", "Account Number", "Institution Name", "Name"),),
+        {
+            "Date": "date", "Original Date": "date", "Account Type": "account_type", "Account Name": "account_name",
+            "Name": "text", "Description": "original", "Amount": "amount", "Category": "category", "Note": "notes",
+        },
+        AccountInfo(None, "checking", None),
+        negate=True,
+        day_first=None,
+    ),
+    Dialect(
         "wise_transfers",  # Wise's transfer history (`transaction-history.csv`), one row per transfer
         (("ID", "Status", "Direction", "Created on", "Finished on"),),
         {

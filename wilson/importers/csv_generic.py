@@ -72,6 +72,7 @@ DIRECTION_WORDS = {
     "i": 1, "in": 1, "o": -1, "out": -1,  # In/Out flags
     "refund": 1, "debito": -1, "débito": -1, "credito": 1, "crédito": 1, "kredit": 1,  # Tatra banka: `Debet`/`Kredit`
     "neutral": -1,  # Wise: a conversion between own balances leaves one of them (see `_both_sides`)
+    "χ": -1, "π": 1,  # Greek: Χρέωση, Πίστωση
 }
 _WORD = re.compile(r"[^\W\d_]{4,}")
 _UNITS = re.compile(r"\([^)\d]*\)")  # `(EUR)` under a header name
@@ -80,9 +81,10 @@ _IBAN = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}")
 # A totals line where the date or (on a row without one) the text goes: never a transaction; on a
 # dated row only text that is nothing but a total (`Daily total`; `TOTAL WINE & MORE` is a shop).
 _TOTALS = re.compile(
-    r"(grand\s+|sub-?|transaction\s+)?totals?\b|total\s+(debits|credits)|net\s+(change|movement)\b|summe\b|gesamt|totaal|totale\b|sous-total",
+    r"(grand\s+|sub-?|transactions?\s+)?totals?\b|total\s+(debits|credits)|net\s+(change|movement)\b|summe\b|gesamt|totaal|totale\b|sous-total",
     re.I,
 )
+_AS_OF = re.compile(r"(?<=\d)\s+as of\s+\S+$", re.I)
 _TOTAL_TEXT = re.compile(r"((daily|day|grand|sub-?|monthly)\s*)?totals?(\s+for\b.*)?:?|net\s+(change|movement):?", re.I)
 _PENDING = re.compile(
     r"pending|pendient|pendent|vorgemerkt|authori[sz]|in bearbeitung|en attente|nicht gebucht|ausstehend|^offen$|^neu$|^reserve|^varaus"
@@ -508,6 +510,9 @@ class _Conversion:
         if not widths or (widths == {self.width} and not self.check_sizes):
             return refused
         for i, cells in enumerate(records):
+            filled = [c.strip() for c in cells if c.strip()]
+            if i == len(records) - 1 and len(filled) == 1 and _prose(filled[0]):
+                cells = records[i] = filled + [""] * (self.width - 1)  # Robinhood's disclaimer in a column of its own
             if header_width and len(cells) > header_width and any(c.strip() for c in cells[header_width:]):
                 refused[i] = RowError(
                     lines[i], f"{len(cells)} fields but the header has {header_width}; is a value with a comma not quoted?"
@@ -589,7 +594,7 @@ class _Conversion:
             return self.options.account.currency
         single = self.layout.single
         if "currency" in single:
-            values = Counter(v.upper() for v in self._column(single["currency"], 1000) if len(v) == 3)
+            values = Counter(filter(None, map(_currency_cell, self._column(single["currency"], 1000))))
             if values:
                 return values.most_common(1)[0][0]
         if any(normalise_header(name) == "sort code" for name in self.header) or any(
@@ -665,6 +670,9 @@ class _Conversion:
         if day_first is None:
             # Only North America writes month first; a file in pounds or euros is day-first.
             day_first = european or seps.get("amount", seps.get("debit")) == "," or currency not in _MONTH_FIRST
+        for i in layout.dates:  # Schwab: `03/05/2025 as of 03/04/2025`, booked on the first
+            if any(map(_AS_OF.search, self.columns[i][:1000])):
+                self.columns[i] = per_distinct(partial(_AS_OF.sub, ""), self.columns[i])
         distinct_dates = {i: dict.fromkeys(self.columns[i]) for i in layout.dates}  # in file order
         texts = self._informative_texts()
         descriptions = self._descriptions(texts)
@@ -675,7 +683,7 @@ class _Conversion:
         result = ParseResult(options.format, [], [], self.errors)
 
         cur_i, alt_i = single.get("currency"), single.get("amount_alt")
-        row_currencies = [v.strip().upper() or None for v in columns[cur_i]] if cur_i is not None else None
+        row_currencies = per_distinct(_currency_cell, columns[cur_i]) if cur_i is not None else None
         if alt_i is not None and row_currencies is None and "amount" in single:  # rows paid in the second column's currency
             alt_code = header_currency(self.header[alt_i])
             row_currencies = [None if main.strip() else alt_code for main in columns[single["amount"]]]
@@ -1011,6 +1019,11 @@ class _Conversion:
                 dropped.discard(i)
         return [i for i in range(self.count) if i not in dropped]
 
+    def _totals_cell(self, i: int) -> str:
+        """A cell of row i that says the row is a total, wherever the file puts it (Quicken's
+        `Total` in its cleared column), or ''."""
+        return next((cell.strip() for cell in (column[i] for column in self.columns) if _TOTAL_TEXT.fullmatch(cell.strip())), "")
+
     def _dated(
         self, i: int, result: ParseResult, parsed: dict[str, list], status: str,
         date_cols: list[tuple[int, DateColumn]], dropped: set[int],
@@ -1028,8 +1041,8 @@ class _Conversion:
         if not raw:
             if status == "pending":
                 result.skipped_pending += 1
-            elif _TOTALS.match(description):
-                result.warnings.append(f"line {line}: skipped {description[:60]!r} (a totals line)")
+            elif _TOTALS.match(description) or self._totals_cell(i):
+                result.warnings.append(f"line {line}: skipped {(description or self._totals_cell(i))[:60]!r} (a totals line)")
             elif _SUMMARY.match(description):
                 result.warnings.append(f"line {line}: skipped {description[:60]!r} (a balance line)")
             elif not any(self.columns[c][i].strip() for c in self.money_cols):
@@ -1485,6 +1498,16 @@ def _join_text(cells: Sequence[str]) -> str:
             else:
                 parts.append(part)
     return " ".join(parts)
+
+
+def _currency_cell(cell: str) -> str | None:
+    """A currency column's cell as a code: a code as written (`usd`, and `BTC`, which no list of
+    ours holds), a symbol as its code (`£`, `R$`); a bare `$` names no one currency, so the row is
+    in the file's."""
+    text = cell.strip()
+    if text.isascii() and text.isalpha():
+        return currency_code(text) or text.upper()
+    return cell_currency(text)
 
 
 def _row_currency(cell: str) -> str | None:

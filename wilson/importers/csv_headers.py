@@ -44,6 +44,7 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     "amount": (
         "amount", "transaction amount", "amt", "value", "net", "net amount", "txn amount", "transaction net amount",
         "total",  # with a currency only (`_IN_A_CURRENCY`): Up's `Total (AUD)` is what left the account
+        "total amount",  # Qonto's `Total amount (incl. VAT)`
     ),
     "amount:1": ("gross", "subtotal"),  # PayPal: `Net` is what moved (`Gross` before the fee)
     "fee": ("fee", "fees", "transaction fee", "fee amount"),
@@ -58,8 +59,9 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     ),
     "balance": (
         "balance", "running bal", "running balance", "runningbalance", "closing balance", "partial balance", "bal", "ending balance",
-        "current balance",
+        "current balance", "daily posted balance", "statement balance",
     ),
+    "account_type": ("account type",),  # RBC's `Chequing`/`Visa`, Rocket Money's `Credit Card`: see `type_named`
     "currency": ("currency", "ccy", "currency code", "txn currency", "payment currency", "posted currency"),
     "account:0": ("account name",),
     "account:1": ("account", "account no", "account number", "posted account"),
@@ -176,6 +178,15 @@ _CYRILLIC: dict[str, tuple[str, ...]] = {
     "category": ("категория", "категорія"),
     "status": ("статус",),
 }
+# Greek (Alpha Bank, Piraeus, Eurobank), written as `normalise_header` leaves them (no accents).
+_GREEK: dict[str, tuple[str, ...]] = {
+    "date:1": ("ημερομηνια", "ημερομηνια συναλλαγης"),
+    "date:2": ("ημερομηνια αξιας",),
+    "text": ("αιτιολογια", "περιγραφη", "περιγραφη συναλλαγης"),
+    "amount": ("ποσο", "ποσο συναλλαγης"),
+    "direction": ("χ π", "χρεωση πιστωση"),
+    "balance": ("υπολοιπο", "λογιστικο υπολοιπο"),
+}
 # Japanese (Rakuten, MUFG, SMBC, Mizuho, card statements), written as they are: `_build_lookup`
 # normalises them (`ご` loses its mark like any accent).
 _JAPANESE: dict[str, tuple[str, ...]] = {
@@ -189,11 +200,12 @@ _JAPANESE: dict[str, tuple[str, ...]] = {
 }
 _PATTERNS = (
     (re.compile(r"(vwz|verwendungszweck|description|transaction ref|details|memo|omschrijving|beschreibung) ?\d{1,2}"), "text"),
+    (re.compile(r"(empfaenger|empfanger|auftraggeber|beguenstigter|begunstigter) ?\d"), "payee"),  # HypoVereinsbank's `Empfaenger 1`
 )
 _CURRENCY_IN_TEXT = re.compile(r"(?<![A-Z])([A-Z]{3})(?![A-Z])")
 # Symbols a money cell may carry (a bare `$` names no one currency); prefixed dollars before others.
 _SYMBOL_CURRENCY = (
-    ("R$", "BRL"), ("NZ$", "NZD"), ("A$", "AUD"), ("C$", "CAD"), ("HK$", "HKD"), ("S$", "SGD"), ("€", "EUR"),
+    ("US$", "USD"), ("R$", "BRL"), ("NZ$", "NZD"), ("A$", "AUD"), ("C$", "CAD"), ("HK$", "HKD"), ("S$", "SGD"), ("€", "EUR"),
     ("£", "GBP"), ("¥", "JPY"), ("₹", "INR"), ("₩", "KRW"), ("₺", "TRY"), ("zł", "PLN"), ("Kč", "CZK"),
     ("₪", "ILS"), ("₱", "PHP"), ("฿", "THB"), ("₫", "VND"), ("₦", "NGN"), ("RM", "MYR"), ("Rs", "INR"),
     ("円", "JPY"),  # Rakuten's `入出金(円)`
@@ -229,7 +241,7 @@ def normalise_header(name: str) -> str:
 
 def _build_lookup() -> dict[str, tuple[str, int, bool]]:
     lookup: dict[str, tuple[str, int, bool]] = {}
-    for european, table in ((False, _ENGLISH), (True, _OTHER), (True, _CYRILLIC), (False, _JAPANESE)):
+    for european, table in ((False, _ENGLISH), (True, _OTHER), (True, _CYRILLIC), (True, _GREEK), (False, _JAPANESE)):
         for key, names in table.items():
             role, _, prio = key.partition(":")
             for name in names:
