@@ -1113,3 +1113,14 @@ def test_an_account_type_column_types_each_account() -> None:
         "Chequing,06702-5012345,3/3/2025,TIM HORTONS,-4.50\nVisa,4510123412341234,3/4/2025,AMAZON.CA,-45.99\n"
     )
     assert {a.number: a.type for a in rbc.accounts} == {"06702-5012345": "checking", "4510123412341234": "credit_card"}
+
+
+def test_finnish_headers_and_the_holder_in_either_party_column() -> None:
+    """S-Pankki names the payer and the payee; the holder is one of them on every row."""
+    spankki = parse_text(
+        "Kirjauspäivä;Maksupäivä;Summa;Tapahtumalaji;Maksaja;Saajan nimi;Viesti;Arkistointitunnus\n"
+        "14.03.2025;13.03.2025;-23,45;KORTTIOSTO;Matti Meikäläinen;PRISMA ITIS;;20250314123\n"
+        "05.03.2025;05.03.2025;+2150,00;PALKKA;ACME OY;Matti Meikäläinen;Palkka maaliskuu;20250305123\n"
+    )
+    assert [(t.amount, t.payee, t.bank_id) for t in spankki.transactions] == [
+        (-2345, "Prisma Itis", "20250314123"), (215000, "Acme Oy", "20250305123")]

@@ -99,7 +99,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "empfaenger auftraggeber", "beguenstigter zahlungspflichtiger", "begunstigter zahlungspflichtiger",
         "name zahlungsbeteiligter", "auftraggeber", "naam tegenpartij", "tegenpartij", "partner neve",
         "nazev protiuctu", "beneficiaire", "tiers", "handelaar", "commercant", "naam omschrijving", "nom de la contrepartie",
-        "naam tegenpartij bevat", "dane kontrahenta", "maksaja", "maksunsaaja", "nimi", "afsender", "modtager", "navn",
+        "naam tegenpartij bevat", "dane kontrahenta", "maksaja", "maksunsaaja", "saajan nimi", "nimi", "afsender", "modtager", "navn",
         "tegenrekeninghouder", "odbiorca zleceniodawca", "saaja maksaja", "auftraggeber zahlungsempfanger", "empfanger zahlungspflichtiger",
         "zahlungspflichtige r", "zahlungsempfanger in", "partnername", "nombre", "nome",
         "gegenkonto inhaber", "sender empfanger", "nadawca odbiorca", "mottagare avsandare", "mottagare", "nazwa nadawcy",
@@ -115,7 +115,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "descrizione operazioni", "descrizione completa", "transaktion", "tytulem", "meddelande", "forklaring",
         "szczegoly transakcji", "movimiento", "descrizione estesa",
     ),
-    "amount": ("betrag", "bedrag", "montant", "importe", "importo", "belopp", "summe", "umsatz", "zauctovana castka", "tranzakcio osszege", "castka", "kwota",
+    "amount": ("betrag", "bedrag", "montant", "importe", "importo", "belopp", "summe", "summa", "umsatz", "zauctovana castka", "tranzakcio osszege", "castka", "kwota",
                "belob", "belop", "objem", "maara", "maara euroa", "montant de l operation", "montante", "kwota transakcji",
                "osszeg", "netto", "valor", "neto", "liquido", "tutar", "islem tutari", "kwota w walucie rachunku"),
     "amount:1": ("brutto", "bruto", "kwota operacji"),  # PayPal: the net is what moved; Alior: the account's amount beside
@@ -145,7 +145,10 @@ _OTHER: dict[str, tuple[str, ...]] = {
     "account:0": ("kontoname",),
     "account:1": ("konto", "rekening", "rekeningnummer", "produit", "cislo uctu", "szamlaszam", "numero de compte", "rachunek"),
     "account:2": ("kontonummer",),
-    "bank_id": ("id transakce", "n de transaction", "transaktions id", "transaktionsreferenz", "referenz", "transaktionscode"),
+    "bank_id": (
+        "id transakce", "n de transaction", "transaktions id", "transaktionsreferenz", "referenz", "transaktionscode",
+        "arkistointitunnus",  # Finnish banks' archive id
+    ),
     "category": ("kategorie", "categorie", "categoria", "kategoria"),
     "subcategory": ("unterkategorie", "sous categorie"),
     "status": ("info", "buchungsstatus", "statut", "estado", "situacao", "stato"),
@@ -154,7 +157,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
     "kind": (
         "transaktionstyp", "buchungstext", "mutatiesoort", "typ transakce", "tranzakcio tipusa", "umsatzart", "vorgang",
         "type d operation", "type de transaction", "tipo", "typ", "szczegoly", "typ transakcji", "rodzaj transakcji",
-        "typ operacji",
+        "typ operacji", "tapahtumalaji",
     ),
     "original_amount": (
         "originalbetrag", "ursprunglicher betrag", "betrag in fremdwahrung", "fremdwahrungsbetrag",
