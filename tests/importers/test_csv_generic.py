@@ -1124,3 +1124,12 @@ def test_finnish_headers_and_the_holder_in_either_party_column() -> None:
     )
     assert [(t.amount, t.payee, t.bank_id) for t in spankki.transactions] == [
         (-2345, "Prisma Itis", "20250314123"), (215000, "Acme Oy", "20250305123")]
+
+
+def test_a_description_runs_on_into_columns_with_no_name() -> None:
+    pko = parse_text(
+        '"Data operacji","Typ transakcji","Kwota","Waluta","Opis transakcji","",""\n'
+        '"2025-03-14","Płatność kartą","-23.45","PLN","Tytuł: 000498849","Lokalizacja: Adres: ŻABKA Z1234","Numer karty: 4251"\n'
+    )
+    (row,) = pko.transactions
+    assert row.description == "Tytuł: 000498849 Lokalizacja: Adres: ŻABKA Z1234 Numer karty: 4251"

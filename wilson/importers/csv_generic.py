@@ -220,6 +220,9 @@ def layout_from_header(cells: list[str]) -> Layout:
     texts: list[int] = []
     best: dict[str, tuple[int, int]] = {}
     for index, cell in enumerate(cells):
+        if not cell.strip() and texts and texts[-1] == index - 1:
+            texts.append(index)  # PKO BP's `Opis transakcji` runs on into columns with no name
+            continue
         hit = classify(cell)
         if hit is None:
             continue

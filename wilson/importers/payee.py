@@ -80,6 +80,12 @@ _INDIAN_TRANSFER = re.compile(
 )
 # A French transfer's labelled fields after the party: `ACME SAS MOTIF: FACTURE 12 REF: 345`
 _FIELD_TAIL = re.compile(r"\s+(?:/(?:MOTIF|REF|REFDO|ID EMETTEUR|LIB)\b|(?:MOTIF|REF|REFDO|ID EMETTEUR|LIB)\s*:).*$", re.I)
+# PKO BP's labelled fields: `Lokalizacja: Adres: ŻABKA Z1234 Miasto: …`, `Nazwa nadawcy: ACME SP. Z O.O. Tytuł: …`
+_POLISH_PARTY = re.compile(
+    r"\b(?:Nazwa (?:nadawcy|odbiorcy)|Adres)\s*:\s*(.+?)(?=\s+(?:Tytu[łl]|Data i czas operacji|Oryginalna kwota operacji|Numer karty"
+    r"|Rachunek (?:nadawcy|odbiorcy)|Adres (?:nadawcy|odbiorcy)|Lokalizacja|Kraj|Miasto|Numer telefonu|Operacja)\s*:|$)",
+    re.I,
+)
 _DUTCH_CARD_NUMBER = re.compile(r",\s*PAS\s*\d+\s*$", re.I)
 _SEPA_PURCHASE = re.compile(r"(?:Ihr Einkauf bei|Your purchase at|Purchase at)\s+(.+)", re.I)
 _CHECK = re.compile(r"^(?:CHECK|CHEQUE|CHQ|CHK)\s*(?:NO\.?|NUMBER)?\s*#?\s*(\d+)\b", re.I)
@@ -166,7 +172,7 @@ def _strip(text: str) -> str:
         return _ALIAS_NAMES[alias.lastgroup]
     if _SEPA_TAGS.search(text):
         text = _sepa_purpose(text)
-    party = _LABELLED_PARTY.match(text) or _NAMED_FIELD.search(text) or _INDIAN_TRANSFER.match(text)
+    party = _LABELLED_PARTY.match(text) or _NAMED_FIELD.search(text) or _INDIAN_TRANSFER.match(text) or _POLISH_PARTY.search(text)
     if party:
         text = next(group for group in party.groups() if group)
     text = _DUTCH_CARD_NUMBER.sub("", text)
