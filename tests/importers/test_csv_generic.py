@@ -1133,3 +1133,12 @@ def test_a_description_runs_on_into_columns_with_no_name() -> None:
     )
     (row,) = pko.transactions
     assert row.description == "Tytuł: 000498849 Lokalizacja: Adres: ŻABKA Z1234 Numer karty: 4251"
+
+
+def test_hebrew_headers_read_in_shekels() -> None:
+    hapoalim = parse_text(
+        "תאריך,הפעולה,פרטים,אסמכתא,חובה,זכות,יתרה בש''ח\n"
+        "14/03/2025,כרטיס דביט,שופרסל דיל,12345,23.45,,3339.85\n05/03/2025,העברה,ACME,12346,,2150.00,3363.30\n"
+    )
+    assert [(t.amount, t.description) for t in hapoalim.transactions] == [(-2345, "שופרסל דיל"), (215000, "ACME")]
+    assert hapoalim.accounts[0].currency == "ILS"

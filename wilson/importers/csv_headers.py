@@ -190,6 +190,18 @@ _GREEK: dict[str, tuple[str, ...]] = {
     "direction": ("χ π", "χρεωση πιστωση"),
     "balance": ("υπολοιπο", "λογιστικο υπολοιπο"),
 }
+# Hebrew (Bank Hapoalim, Leumi, Discount); the money columns are in shekels.
+_HEBREW: dict[str, tuple[str, ...]] = {
+    "date:1": ("תאריך", "תאריך פעולה", "תאריך העסקה"),
+    "date:2": ("תאריך ערך",),
+    "kind": ("הפעולה", "סוג פעולה", "תיאור הפעולה"),
+    "text": ("פרטים", "תיאור", "שם בית העסק"),
+    "bank_id": ("אסמכתא",),
+    "amount": ("סכום", "סכום חיוב", "סכום בש ח"),
+    "debit": ("חובה",),
+    "credit": ("זכות",),
+    "balance": ("יתרה", "יתרה בש ח", "יתרה בשח"),
+}
 # Japanese (Rakuten, MUFG, SMBC, Mizuho, card statements), written as they are: `_build_lookup`
 # normalises them (`ご` loses its mark like any accent).
 _JAPANESE: dict[str, tuple[str, ...]] = {
@@ -225,6 +237,7 @@ _LANGUAGE_CURRENCY = {
     "zauctovana castka": "CZK",
     # Japanese words Chinese does not write (`金額` it does): yen
     **dict.fromkeys(("入出金", "残高", "差引残高", "取引後残高", "支払い金額", "預かり金額", "お引出し", "お預入れ", "利用金額"), "JPY"),
+    **dict.fromkeys(("סכום", "סכום חיוב", "סכום בש ח", "חובה", "זכות", "יתרה", "יתרה בש ח", "יתרה בשח"), "ILS"),  # Hebrew: shekels
 }
 MONEY_ROLES = ("amount", "debit", "credit", "balance", "fee", "original_amount", "amount_alt", "hold")
 _CODED_AMOUNT = re.compile(r"([A-Z]{3})\$")  # RBC's `CAD$` and `USD$` columns: amounts in that currency
@@ -244,7 +257,7 @@ def normalise_header(name: str) -> str:
 
 def _build_lookup() -> dict[str, tuple[str, int, bool]]:
     lookup: dict[str, tuple[str, int, bool]] = {}
-    for european, table in ((False, _ENGLISH), (True, _OTHER), (True, _CYRILLIC), (True, _GREEK), (False, _JAPANESE)):
+    for european, table in ((False, _ENGLISH), (True, _OTHER), (True, _CYRILLIC), (True, _GREEK), (False, _HEBREW), (False, _JAPANESE)):
         for key, names in table.items():
             role, _, prio = key.partition(":")
             for name in names:
