@@ -1142,3 +1142,13 @@ def test_hebrew_headers_read_in_shekels() -> None:
     )
     assert [(t.amount, t.description) for t in hapoalim.transactions] == [(-2345, "שופרסל דיל"), (215000, "ACME")]
     assert hapoalim.accounts[0].currency == "ILS"
+
+
+def test_komercni_banka_names_the_merchant_beside_its_system_description() -> None:
+    kb = parse_text(
+        "Datum splatnosti;Protiúčet a kód banky;Název protiúčtu;Částka;Identifikace transakce;Systémový popis;Popis příkazce;Popis pro příjemce\n"
+        "14.03.2025;;;-234,50;1234;Platba kartou;ALBERT PRAHA;\n05.03.2025;987654321/0800;ACME s.r.o.;21500,00;1235;Příchozí úhrada;;Mzda březen\n"
+    )
+    assert [(t.description, t.amount, t.notes) for t in kb.transactions] == [
+        ("ALBERT PRAHA", -23450, "Platba kartou"), ("ACME s.r.o. Mzda březen", 2150000, "Příchozí úhrada")]
+    assert kb.accounts[0].currency == "CZK"

@@ -86,7 +86,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
                "data lancamento", "data ksiegowania", "date d execution", "konyveles datuma", "boekdatum", "data rozliczenia",
                "data registrazione", "data contabilizzazione", "data mov", "data movimento",
                "buchung"),  # ING Germany's, beside `Valuta`
-    "date:1": ("datum", "tranzakcio datuma", "datum provedeni", "transaktionsdatum", "belegdatum", "date operation", "date de l operation", "fecha", "data",
+    "date:1": ("datum", "tranzakcio datuma", "datum provedeni", "datum splatnosti", "transaktionsdatum", "belegdatum", "date operation", "date de l operation", "fecha", "data",
                "dato", "datum verrichting", "data operacji", "data transakcji", "transaktionsdag", "datum der transaktion", "fecha operacion",
                "transactiedatum", "abschlussdatum", "data operazione", "tarih", "islem tarihi"),
     "date:2": (
@@ -113,7 +113,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "zprava pro prijemce", "otsikko", "beskrivelse", "poznamka", "beskrivning", "opis transakcji", "opis", "popis",
         "vorgang verwendungszweck", "detalle", "lancamento", "historico", "viesti", "aciklama",
         "descrizione operazioni", "descrizione completa", "transaktion", "tytulem", "meddelande", "forklaring",
-        "szczegoly transakcji", "movimiento", "descrizione estesa",
+        "szczegoly transakcji", "movimiento", "descrizione estesa", "popis prikazce", "popis pro prijemce",
     ),
     "amount": ("betrag", "bedrag", "montant", "importe", "importo", "belopp", "summe", "summa", "umsatz", "zauctovana castka", "tranzakcio osszege", "castka", "kwota",
                "belob", "belop", "objem", "maara", "maara euroa", "montant de l operation", "montante", "kwota transakcji",
@@ -148,6 +148,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
     "bank_id": (
         "id transakce", "n de transaction", "transaktions id", "transaktionsreferenz", "referenz", "transaktionscode",
         "arkistointitunnus",  # Finnish banks' archive id
+        "identifikace transakce",
     ),
     "category": ("kategorie", "categorie", "categoria", "kategoria"),
     "subcategory": ("unterkategorie", "sous categorie"),
@@ -157,13 +158,13 @@ _OTHER: dict[str, tuple[str, ...]] = {
     "kind": (
         "transaktionstyp", "buchungstext", "mutatiesoort", "typ transakce", "tranzakcio tipusa", "umsatzart", "vorgang",
         "type d operation", "type de transaction", "tipo", "typ", "szczegoly", "typ transakcji", "rodzaj transakcji",
-        "typ operacji", "tapahtumalaji",
+        "typ operacji", "tapahtumalaji", "systemovy popis",
     ),
     "original_amount": (
         "originalbetrag", "ursprunglicher betrag", "betrag in fremdwahrung", "fremdwahrungsbetrag",
-        "puvodni castka a mena", "montant en devise", "oorspr bedrag", "oorspronkelijk bedrag",
+        "puvodni castka a mena", "montant en devise", "oorspr bedrag", "oorspronkelijk bedrag", "originalni castka",
     ),
-    "original_currency": ("originalwahrung", "originalwaehrung", "fremdwahrung", "oorspr munt"),
+    "original_currency": ("originalwahrung", "originalwaehrung", "fremdwahrung", "oorspr munt", "originalni mena"),
 }
 # Russian and Ukrainian (written as `normalise_header` leaves them: `й` as `и`, `ї` as `і`).
 _CYRILLIC: dict[str, tuple[str, ...]] = {
