@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import date, timedelta
 
 import pytest
@@ -1152,3 +1153,19 @@ def test_komercni_banka_names_the_merchant_beside_its_system_description() -> No
     assert [(t.description, t.amount, t.notes) for t in kb.transactions] == [
         ("ALBERT PRAHA", -23450, "Platba kartou"), ("ACME s.r.o. Mzda březen", 2150000, "Příchozí úhrada")]
     assert kb.accounts[0].currency == "CZK"
+
+
+@pytest.mark.parametrize("seed", ["1", "2", "3", "4"])
+def test_the_holder_of_a_short_from_to_file_is_the_one_who_pays_from_and_is_paid_to(seed: str) -> None:
+    """Each name is on both rows; string hashing (which orders sets) must not decide which is left out."""
+    import subprocess
+    import sys
+
+    code = (
+        "from wilson.importers.csv_generic import GenericCsv\n"
+        "text = 'Datetime,Note,From,To,Amount (total)\\n2025-03-01T18:22:05,pizza,John Doe,Jane Smith,- $12.50\\n"
+        "2025-03-02T09:10:11,rent,Jane Smith,John Doe,+ $450.00\\n'\n"
+        "print([t.payee for t in GenericCsv().parse(text, 'venmo.csv').transactions])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": seed})
+    assert out.stdout.strip() == "['Jane Smith', 'Jane Smith']", out.stderr

@@ -60,6 +60,7 @@ def _unexplained(amounts: list, descriptions: list[str]) -> bool:
 
 
 _PAYMENT_WORD = re.compile(r"\b(?:payment|pymt|pmt|paiement|pago|pagamento|zahlung|betaling)\b", re.I)
+_OUTFLOW_CELL = re.compile(r"[(\-−]|.*\d-$")  # `-12.50`, `- $12.50`, `(12.50)`, `12.50-`
 HOLDER_SHARE = 0.8  # of the rows naming parties that must name one person for it to be the holder
 _CARD_WORDS = {
     "sale": -1, "purchase": -1, "fee": -1, "interest": -1, "charge": -1,
@@ -397,14 +398,33 @@ class _Conversion:
         seen = Counter(value for names in named for value in names)
         if not seen:
             return
-        holder, times = seen.most_common(1)[0]
+        times = seen.most_common(1)[0][1]
         if times < HOLDER_SHARE * sum(map(bool, named)):
+            return
+        holder = self._holder([name for name, count in seen.items() if count == times], rows)
+        if holder is None:
             return
         for index in payees:
             self.columns[index] = [
                 "" if cell.strip() == holder and any(c.strip() not in ("", holder) for c in cells) else cell
                 for cell, cells in zip(self.columns[index], rows)
             ]
+
+    def _holder(self, candidates: list[str], rows: list[tuple[str, ...]]) -> str | None:
+        """Of names on equally many rows (a short Venmo file: the holder pays one, is paid by the
+        other), the one that pays from the first party column and is paid in the last, as a
+        `From`/`To` pair is written; None when that does not tell them apart either."""
+        if len(candidates) == 1:
+            return candidates[0]
+        amount_i = self.layout.single.get("amount")
+        if amount_i is None:
+            return None
+        signs = [_OUTFLOW_CELL.match(cell.strip()) is not None for cell in self.columns[amount_i]]
+        score = Counter(
+            name for cells, out in zip(rows, signs) for name in candidates if cells[0 if out else -1].strip() == name
+        )
+        ranked = score.most_common(2)
+        return ranked[0][0] if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]) else None
 
     def _read_uniform(self, text: str, header_line: int | None, layout_for) -> bool:
         """The fast read, for the usual export: nothing quoted, every row as wide as the header, no
