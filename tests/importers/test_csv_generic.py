@@ -139,7 +139,7 @@ def test_gls_latin1_vwz_columns() -> None:
 
 
 def test_mint_cr_line_endings_type_column_and_repeated_header() -> None:
-    result = parse("csv2ofx/mint_extra.csv")
+    result = parse_fixture("csv2ofx/mint_extra.csv", "mint")
     txs = result.transactions
     assert [t.line for t in txs] == [5, 6, 7, 8]
     assert [t.amount for t in txs] == [-100000, -150000, 200000, -250000]
@@ -1169,3 +1169,16 @@ def test_the_holder_of_a_short_from_to_file_is_the_one_who_pays_from_and_is_paid
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": seed})
     assert out.stdout.strip() == "['Jane Smith', 'Jane Smith']", out.stderr
+
+
+def test_mint_dates_are_month_first_however_close_the_other_order_puts_them() -> None:
+    """`8/02/2016` and `6/02/2016` read day first are two days apart; Mint writes month first."""
+    from wilson.importers.csv_banks import FORMATS
+
+    mint = next(fmt for fmt in FORMATS if fmt.name == "mint")
+    text = (
+        '"Date","Description","Original Description","Amount","Transaction Type","Category","Account Name","Labels","Notes"\n'
+        '"8/02/2016","Amazon","AMAZON MKTPLACE PMTS","29.99","debit","Shopping","1234","",""\n'
+        '"6/02/2016","Autopay","AUTOPAY AUTO-PMT","123.45","credit","Credit Card Payment","1234","",""\n'
+    )
+    assert [t.posted for t in mint.parse(text, "transactions.csv").transactions] == [date(2016, 8, 2), date(2016, 6, 2)]

@@ -233,6 +233,15 @@ FORMATS = [
         AccountInfo("Cash App", "checking", "Cash App"),
     ),
     Dialect(
+        "mint",  # Mint's export: US dates, month first, whatever the values; unsigned amounts with a debit/credit type
+        (("Date", "Description", "Original Description", "Amount", "Transaction Type", "Category", "Account Name", "Labels", "Notes"),),
+        {
+            "Date": "date", "Description": "text", "Original Description": "original", "Amount": "amount",
+            "Transaction Type": "direction", "Category": "category", "Account Name": "account_name", "Notes": "notes",
+        },
+        AccountInfo(None, "checking", None),
+    ),
+    Dialect(
         "copilot",  # Copilot Money's export: spending positive, income negative
         (("date", "name", "amount", "status", "category", "parent category", "excluded", "tags", "type", "account"),),
         {
