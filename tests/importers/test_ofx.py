@@ -326,3 +326,13 @@ def test_a_card_statement_signed_from_the_banks_side_is_read_the_other_way_round
     assert any("every amount is read the other way round" in w for w in result.warnings)
     path.write_text(statement(body.replace("<TRNAMT>12.00", "<TRNAMT>-12.00")))  # one row agrees with its type: signs stand
     assert [t.amount for t in parse_file(path).transactions] == [3000, -1200, -10000]
+
+
+def test_an_amount_finer_than_a_cent_is_rounded_to_it_and_said(tmp_path: Path) -> None:
+    """Fidelity's cash management writes `+00000000000115.8331`: the account holds cents."""
+    path = tmp_path / "fidelity.ofx"
+    path.write_text(statement(row("CREDIT", "20250305", "+00000000000115.8331", "TRANSFER") + row("DEBIT", "20250306", "-1500.0000", "CHECK")
+                              + row("DEBIT", "20250307", "-197.1250", "BILL PAYMENT"), balance=""))
+    result = parse_file(path)
+    assert [t.amount for t in result.transactions] == [11583, -150000, -19712]
+    assert len(result.warnings) == 1 and "rounded" in result.warnings[0] and result.warnings[0].startswith("line(s) 5: ")

@@ -204,6 +204,7 @@ class _OfxParser:
         self.cut_row = False  # a transaction was cut short by the end of the file
         self.seen: dict[str, set[tuple]] = {}  # per account: rows of the statements read so far
         self.repeated = 0  # rows an earlier statement of the same account already gave
+        self.rounded: list[int] = []  # lines of amounts written finer than their currency's minor unit
         self.balance_statement: dict[str, _Node] = {}  # per account: the statement its balance is from
 
     def line(self, pos: int) -> int:
@@ -253,6 +254,10 @@ class _OfxParser:
         self.result.accounts = list(accounts.values())
         if self.repeated:
             self.result.warnings.append(f"{self.repeated} row(s) repeated by overlapping statements of one account were read once")
+        if self.rounded:
+            lines = list(dict.fromkeys(self.rounded))
+            shown = ", ".join(map(str, lines[:5])) + (f" and {len(lines) - 5} more" if len(lines) > 5 else "")
+            self.result.warnings.append(f"line(s) {shown}: an amount finer than its currency's smallest unit was rounded to it (half to even)")
         if self.result.superseded:  # a row corrected in the same file is gone already
             gone = set(self.result.superseded)
             self.result.transactions = [t for t in self.result.transactions if (t.account_key, t.bank_id) not in gone]
@@ -434,6 +439,10 @@ class _OfxParser:
             else:
                 row.amount = to_minor(amount, currency)
                 row.original_amount = _converted(amount / rate, symbol) if rate else None
+            return
+        if -amount.as_tuple().exponent > exponent(currency) and amount != amount.quantize(Decimal(1).scaleb(-exponent(currency))):
+            self.rounded.append(row.line)  # a money-market fund's fractions of a cent: the account holds cents
+            row.amount = _converted(amount, currency)
             return
         row.amount = to_minor(amount, currency)
 
