@@ -1182,3 +1182,10 @@ def test_mint_dates_are_month_first_however_close_the_other_order_puts_them() ->
         '"6/02/2016","Autopay","AUTOPAY AUTO-PMT","123.45","credit","Credit Card Payment","1234","",""\n'
     )
     assert [t.posted for t in mint.parse(text, "transactions.csv").transactions] == [date(2016, 8, 2), date(2016, 6, 2)]
+
+
+def test_a_row_without_text_is_described_by_its_category_and_item_columns_are_text() -> None:
+    monefy = parse_text("date,account,category,amount,currency,description\n2021-12-06,Cash,Clothes,-25,USD,\n2021-12-07,Cash,Bills,-55,USD,fbbd\n")
+    assert [t.description for t in monefy.transactions] == ["Clothes", "fbbd"]
+    csb43 = parse_text("transaction_date,item1,item2,amount\n2019-11-02,MY_INCOME_LINE,,1500.00\n")
+    assert csb43.transactions[0].description == "MY_INCOME_LINE"

@@ -827,13 +827,15 @@ class _Conversion:
     def _descriptions(self, texts: list[int]) -> list[str]:
         """Each row's text: the bank's original statement text where it keeps one beside its cleaned
         name (USAA, Mint, Monarch), else the text columns joined; a row with none says what it is in
-        its type column (PayPal's `General Card Deposit`), if the file has one."""
+        its type column (PayPal's `General Card Deposit`), or failing that its category (Monefy's
+        `Clothes`), if the file has one."""
         found = self._joined(texts)
-        original, kind = self.layout.single.get("original"), self.layout.single.get("kind")
+        original = self.layout.single.get("original")
         if original is not None:
             found = [squeeze(raw) or text for text, raw in zip(found, self.columns[original])]
-        if kind is not None and kind not in texts and "" in found:
-            found = [text or squeeze(other) for text, other in zip(found, self.columns[kind])]
+        for stand_in in (self.layout.single.get("kind"), self.layout.single.get("category")):
+            if stand_in is not None and stand_in not in texts and "" in found:
+                found = [text or squeeze(other) for text, other in zip(found, self.columns[stand_in])]
         return found
 
     def _joined(self, texts: list[int]) -> list[str]:

@@ -215,7 +215,7 @@ _JAPANESE: dict[str, tuple[str, ...]] = {
     "notes": ("メモ",),
 }
 _PATTERNS = (
-    (re.compile(r"(vwz|verwendungszweck|description|transaction ref|details|memo|omschrijving|beschreibung) ?\d{1,2}"), "text"),
+    (re.compile(r"(vwz|verwendungszweck|description|transaction ref|details|memo|omschrijving|beschreibung|item) ?\d{1,2}"), "text"),
     (re.compile(r"(empfaenger|empfanger|auftraggeber|beguenstigter|begunstigter) ?\d"), "payee"),  # HypoVereinsbank's `Empfaenger 1`
 )
 _CURRENCY_IN_TEXT = re.compile(r"(?<![A-Z])([A-Z]{3})(?![A-Z])")
