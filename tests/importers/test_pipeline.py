@@ -1241,3 +1241,23 @@ def test_the_same_accounts_ofx_after_its_csv_goes_into_it_and_undo_forgets_its_n
         assert ledger.scalar("SELECT number FROM accounts") == "000001234"
         undo_batch(ledger, summary.batch_id)
         assert ledger.scalar("SELECT number FROM accounts") is None
+
+
+def test_a_paypal_purchase_paid_by_card_counts_once(tmp_path: Path) -> None:
+    """The card's `PAYPAL *SHOP` and PayPal's `General Card Deposit` are one move of the owner's
+    money; PayPal's payment to the shop is the spending."""
+    card = write(tmp_path, "Chase5678_Activity20250205.CSV", (
+        "01/14/2025,01/15/2025,PAYPAL *SHOP,Shopping,Sale,-45.00,\n01/08/2025,01/09/2025,TRADER JOE S #552,Groceries,Sale,-30.00,\n"
+    ), "Transaction Date,Post Date,Description,Category,Type,Amount,Memo\n")
+    paypal = write(tmp_path, "Download.CSV", (
+        '"01/14/2025","10:27:00","PST","","General Card Deposit","Completed","USD","45.00","0.00","45.00","45.00"\n'
+        '"01/14/2025","10:28:00","PST","Etsy Shop","Express Checkout Payment","Completed","USD","-45.00","0.00","-45.00","0.00"\n'
+    ), '"Date","Time","TimeZone","Name","Type","Status","Currency","Gross","Fee","Net","Balance"\n')
+    with Ledger() as ledger:
+        import_file(ledger, card)
+        assert import_file(ledger, paypal).transfers_linked == 1
+        counted = ledger.query_one(
+            "SELECT SUM(amount) FILTER (WHERE amount < 0) AS spent, SUM(amount) FILTER (WHERE amount > 0) AS earned"
+            " FROM transactions WHERE transfer_id IS NULL"
+        )
+        assert (counted["spent"], counted["earned"]) == (-7500, None)

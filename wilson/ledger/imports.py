@@ -67,6 +67,12 @@ CURRENCY_EXCHANGE = re.compile(
     r"|\b(?:currency|fx) (?:exchange|conversion)\b(?!\W*(?:fee|charge|commission|mark-?up))",
     re.IGNORECASE,
 )
+# A wallet's row for money its owner added from a card or bank of theirs (PayPal's `General Card
+# Deposit`, `Bank Deposit to PP Account`): the other leg is the card's `PAYPAL *SHOP` row, so the
+# purchase counts once, as the wallet's payment to the shop.
+WALLET_FUNDING = re.compile(
+    r"\bgeneral (?:credit )?card deposit\b|\bbank deposit to pp(?: account)?\b|\bgeneral card funding\b", re.IGNORECASE
+)
 EXCHANGE_MATCH_DAYS = 1  # both legs of a conversion are booked at once; a day allows for time zones
 
 
@@ -504,6 +510,7 @@ def link_transfers(ledger: Ledger, batch_id: int, rows: NewRows) -> int:
             (low, high),
         )
         if _reads_like_transfer(row["description"]) or said(row) is not None or CURRENCY_EXCHANGE.search(row["description"])
+        or WALLET_FUNDING.search(row["description"])
     ]
     linked = 0
     taken: set[int] = set()
@@ -568,7 +575,8 @@ def _could_be_legs(row: dict, other: dict, target: str | None, other_target: str
         return True
     peers = [bool(PEER_PAYMENT.search(t)) for t in (row["description"], text)]
     if any(peers) and not all(peers):
-        return bool(re.search(r"transfer|xfer", text if peers[0] else row["description"], re.IGNORECASE))
+        plain = text if peers[0] else row["description"]
+        return bool(re.search(r"transfer|xfer", plain, re.IGNORECASE) or WALLET_FUNDING.search(plain))
     return bool(TRANSFER_WORDS.search(text) or (not any(peers) and PLAIN_LEG.fullmatch(text)))
 
 

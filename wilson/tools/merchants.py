@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Iterable
 
 from wilson.importers.model import digit_shape
-from wilson.ledger.imports import CURRENCY_EXCHANGE
+from wilson.ledger.imports import CURRENCY_EXCHANGE, WALLET_FUNDING
 
 # (category, direction, keywords). direction: "out" (amount < 0), "in" (amount > 0) or "any".
 MERCHANTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
@@ -140,6 +140,7 @@ OWN_MONEY_MOVES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.IGNORECASE,
     )),
     ("Transfer", CURRENCY_EXCHANGE),  # one leg of a conversion between own balances, the other maybe never imported
+    ("Transfer", WALLET_FUNDING),  # money added to PayPal from one's own card or bank
 )
 # Money in that was earned or sent by a person, not a merchant's refund: `AMAZON.COM*1234 PAYROLL`,
 # `ETSY INC DEPOSIT`, `ZELLE FROM JOHN FOR UBER`.
