@@ -1261,3 +1261,17 @@ def test_a_paypal_purchase_paid_by_card_counts_once(tmp_path: Path) -> None:
             " FROM transactions WHERE transfer_id IS NULL"
         )
         assert (counted["spent"], counted["earned"]) == (-7500, None)
+
+
+def test_a_renamed_download_with_a_short_overlap_goes_to_its_numbered_account(tmp_path: Path) -> None:
+    """`sapphire aug.csv` reads as `Chase Card`; the one `Chase Card …5678` sharing its two rows is it."""
+    head = "Transaction Date,Post Date,Description,Category,Type,Amount,Memo\n"
+    july = write(tmp_path, "Chase5678_Activity20250804.CSV", "08/01/2025,08/02/2025,UNIQLO SOHO,Shopping,Sale,-19.58,\n"
+                 "08/01/2025,08/02/2025,PAYPAL *SHOP,Shopping,Sale,-44.00,\n07/20/2025,07/21/2025,TARGET 00012345,Shopping,Sale,-17.50,\n", head)
+    renamed = write(tmp_path, "sapphire aug.csv", "08/12/2025,08/13/2025,WHOLEFDS MKT #10234,Groceries,Sale,-55.10,\n"
+                    "08/01/2025,08/02/2025,UNIQLO SOHO,Shopping,Sale,-19.58,\n08/01/2025,08/02/2025,PAYPAL *SHOP,Shopping,Sale,-44.00,\n", head)
+    with Ledger() as ledger:
+        import_file(ledger, july)
+        summary = import_file(ledger, renamed)
+        assert (summary.accounts, summary.added, summary.duplicates) == (["Chase Card …5678"], 1, 2)
+        assert ledger.scalar("SELECT COUNT(*) FROM accounts") == 1

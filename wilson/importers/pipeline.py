@@ -274,7 +274,13 @@ def _account_for(
     if found is None and not named and rows is not None:
         # A file that states its account's number may be the next download of one first imported
         # from a CSV, which stated none (Chase's QFX after its CSV): only such an account can be it.
-        found = _account_holding(ledger, rows, parsed.currency.upper() if parsed.currency_stated else None, bool(parsed.number))
+        currency = parsed.currency.upper() if parsed.currency_stated else None
+        found = _account_holding(ledger, rows, currency, bool(parsed.number))
+        sibling = None if found or parsed.number else _numbered_sibling(ledger, name, currency)
+        booked = [(day.isoformat(), amount) for day, amount, held in zip(rows.column("posted"), rows.column("amount"), rows.column("pending"))
+                  if not held]
+        if sibling is not None and booked and _holds(ledger, sibling["id"], booked, minimum=1):
+            found = sibling
         if found:
             warnings.append(f"no account is named {name}; {found['name']} holds the rows it shares dates with, so it went there"
                             " (--account names another)")
@@ -305,26 +311,44 @@ def _account_holding(ledger: Ledger, rows: ParsedRows, currency: str | None, unn
     if not booked:
         return None
     posted = booked.column("posted")
-    low, high = min(posted).isoformat(), max(posted).isoformat()
     candidates = ledger.query(
         "SELECT a.id FROM accounts a WHERE (:currency IS NULL OR a.currency = :currency) AND (:any OR a.number IS NULL)"
         " AND EXISTS (SELECT 1 FROM transactions t WHERE t.account_id = a.id AND t.pending = 0 AND t.posted BETWEEN :low AND :high)",
-        {"currency": currency, "any": not unnumbered, "low": low, "high": high},
+        {"currency": currency, "any": not unnumbered, "low": min(posted).isoformat(), "high": max(posted).isoformat()},
     )
     if not candidates:  # a first import: nothing to compare
         return None
     ours = list(zip(per_distinct(date.isoformat, posted), booked.column("amount")))
-    for account in candidates:
-        held = ledger.conn.execute(
-            "SELECT posted, amount FROM transactions WHERE account_id = ? AND pending = 0 AND posted BETWEEN ? AND ?",
-            (account["id"], low, high),
-        ).fetchall()
-        first, last = min(day for day, _ in held), max(day for day, _ in held)
-        mine = Counter(row for row in ours if first <= row[0] <= last)
-        shared = sum((mine & Counter(map(tuple, held))).values())
-        if shared >= RECOGNISED_MIN and shared >= RECOGNISED_SHARE * max(len(held), sum(mine.values())):
-            return ledger.account_by_id(account["id"])
-    return None
+    return next((ledger.account_by_id(account["id"]) for account in candidates if _holds(ledger, account["id"], ours)), None)
+
+
+def _holds(ledger: Ledger, account_id: int, ours: list[tuple[str, int]], minimum: int = RECOGNISED_MIN) -> bool:
+    """Whether the account holds the file's posted rows, (ISO day, amount): at least `minimum`
+    of them, and most of both sides' rows over the dates both cover (see `_account_holding`)."""
+    held = ledger.conn.execute(
+        "SELECT posted, amount FROM transactions WHERE account_id = ? AND pending = 0 AND posted BETWEEN ? AND ?",
+        (account_id, min(ours)[0], max(ours)[0]),
+    ).fetchall()
+    if not held:
+        return False
+    first, last = min(day for day, _ in held), max(day for day, _ in held)
+    mine = Counter(row for row in ours if first <= row[0] <= last)
+    shared = sum((mine & Counter(map(tuple, held))).values())
+    return shared >= minimum and shared >= RECOGNISED_SHARE * max(len(held), sum(mine.values()))
+
+
+def _numbered_sibling(ledger: Ledger, name: str, currency: str | None) -> dict | None:
+    """The one account named for the same bank and product with its last digits (`Chase Card …5678`
+    for a renamed `Chase Card` download): that name is evidence enough for a short overlap."""
+    found = [
+        account for account in ledger.query("SELECT id, currency FROM accounts WHERE name LIKE ? ESCAPE '\\'", (_like_prefix(name) + " …%",))
+        if currency is None or account["currency"] == currency
+    ]
+    return ledger.account_by_id(found[0]["id"]) if len(found) == 1 else None
+
+
+def _like_prefix(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 STRANGERS_SHARE = 0.2  # of the rows a file and an account share dates with, at most this many in both: two accounts
