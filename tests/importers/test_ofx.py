@@ -10,6 +10,8 @@ import pytest
 from wilson.importers import ofx
 from wilson.importers.formats import parse_file
 from wilson.importers.model import ImportRefused, ParseResult
+from wilson.importers.pipeline import import_file
+from wilson.ledger import Ledger
 
 from parsed_fixtures import read_text
 
@@ -336,3 +338,26 @@ def test_an_amount_finer_than_a_cent_is_rounded_to_it_and_said(tmp_path: Path) -
     result = parse_file(path)
     assert [t.amount for t in result.transactions] == [11583, -150000, -19712]
     assert len(result.warnings) == 1 and "rounded" in result.warnings[0] and result.warnings[0].startswith("line(s) 5: ")
+
+
+def test_one_account_id_for_two_kinds_of_account_is_two_accounts(tmp_path: Path) -> None:
+    """A credit union's checking and savings under one member number, in one file; a card of
+    another bank with the number a checking account already has, in the next."""
+    savings = statement(row("DEP", "20250305", "50.00", "DEPOSIT")).replace("<ACCTTYPE>CHECKING", "<ACCTTYPE>SAVINGS")
+    checking = statement(row("DEBIT", "20250304", "-20.00", "GROCER"))
+    both = checking.replace("</STMTTRNRS></BANKMSGSRSV1></OFX>", "</STMTTRNRS>" + savings[savings.index("<STMTTRNRS>"):savings.index("</BANKMSGSRSV1>")] + "</BANKMSGSRSV1></OFX>")
+    path = tmp_path / "cu.ofx"
+    path.write_text(both)
+    with Ledger() as ledger:
+        summary = import_file(ledger, path)
+        assert sorted(a["type"] for a in ledger.query("SELECT type FROM accounts")) == ["checking", "savings"]
+        assert summary.added == 2
+        again = import_file(ledger, path)
+        assert again.added == 0 and ledger.scalar("SELECT COUNT(*) FROM accounts") == 2
+        card = tmp_path / "card.ofx"
+        card.write_text(checking.replace("BANKMSGSRSV1", "CREDITCARDMSGSRSV1").replace("<STMTTRNRS>", "<CCSTMTTRNRS>")
+                        .replace("</STMTTRNRS>", "</CCSTMTTRNRS>").replace("<STMTRS>", "<CCSTMTRS>").replace("</STMTRS>", "</CCSTMTRS>")
+                        .replace("<BANKACCTFROM><BANKID>1<ACCTID>888<ACCTTYPE>CHECKING</BANKACCTFROM>", "<CCACCTFROM><ACCTID>888</CCACCTFROM>")
+                        .replace("GROCER", "CARD SHOP"))
+        import_file(ledger, card)
+        assert sorted(a["type"] for a in ledger.query("SELECT type FROM accounts")) == ["checking", "credit_card", "savings"]

@@ -169,6 +169,7 @@ class ParsedAccount:
     number: str | None = None  # the bank's account number/id when the file gives one
     currency: str = "USD"
     currency_stated: bool = True  # False when the file names none and `currency` is a guess
+    type_stated: bool = False  # the file says the type (an OFX card or bank statement), not a guess from its rows
     balance: int | None = None  # statement (ledger) balance, minor units
     balance_date: date | None = None
 

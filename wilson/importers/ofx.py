@@ -243,6 +243,8 @@ class _OfxParser:
             account = self.account(node, institution, number)
             if account.key in accounts and accounts[account.key].currency != account.currency:
                 account.key = f"{account.key} {account.currency}"  # one account id holding several currencies
+            elif account.key in accounts and accounts[account.key].type != account.type:
+                account.key = f"{account.key} {account.type}"  # a credit union's checking and savings under one member number
             known = accounts.get(account.key)
             if known is None:
                 accounts[account.key] = account
@@ -281,6 +283,7 @@ class _OfxParser:
             number=acctid,
             currency=currency or "USD",
             currency_stated=currency is not None,  # by the file or the user
+            type_stated=True,
         )
         self.balance(node, account)
         return account

@@ -224,7 +224,9 @@ def _idle_accounts(ledger: Ledger, result: ParseResult, accounts: dict[str, dict
     idle = {}
     for parsed in result.accounts:
         if parsed.key not in accounts and parsed.number and parsed.balance is not None and parsed.balance_date:
-            found = ledger.account_by_number(parsed.number, parsed.currency.upper() if parsed.currency_stated else None)
+            found = ledger.account_by_number(
+                parsed.number, parsed.currency.upper() if parsed.currency_stated else None, parsed.type if parsed.type_stated else None
+            )
             if found:
                 idle[parsed.key] = found
     return idle
@@ -258,7 +260,9 @@ def _account_for(
     changes: AccountChanges,
 ) -> dict:
     if not named and parsed.number:
-        found = ledger.account_by_number(parsed.number, parsed.currency if parsed.currency_stated else None)
+        found = ledger.account_by_number(
+            parsed.number, parsed.currency if parsed.currency_stated else None, parsed.type if parsed.type_stated else None
+        )
         if found:
             return found
     name = named or parsed.name or _name_from_number(parsed) or name_from_file(source)

@@ -121,12 +121,13 @@ class Ledger:
     def account_by_id(self, account_id: int) -> dict | None:
         return self.query_one("SELECT * FROM accounts WHERE id = ?", (account_id,))
 
-    def account_by_number(self, number: str, currency: str | None = None) -> dict | None:
+    def account_by_number(self, number: str, currency: str | None = None, type: str | None = None) -> dict | None:
         """The account a bank id names; with a currency, only one in that currency (a bank may give
-        its EUR and USD pockets one account id)."""
+        its EUR and USD pockets one account id); with a type, only one of that type (a credit
+        union's checking and savings under one member number, a card of another bank)."""
         return self.query_one(
-            "SELECT * FROM accounts WHERE number = ? AND (? IS NULL OR currency = ?) ORDER BY id LIMIT 1",
-            (number, currency, currency),
+            "SELECT * FROM accounts WHERE number = ? AND (? IS NULL OR currency = ?) AND (? IS NULL OR type = ?) ORDER BY id LIMIT 1",
+            (number, currency, currency, type, type),
         )
 
     def create_account(
