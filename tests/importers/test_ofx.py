@@ -361,3 +361,15 @@ def test_one_account_id_for_two_kinds_of_account_is_two_accounts(tmp_path: Path)
                         .replace("GROCER", "CARD SHOP"))
         import_file(ledger, card)
         assert sorted(a["type"] for a in ledger.query("SELECT type FROM accounts")) == ["checking", "credit_card", "savings"]
+
+
+def test_the_last_row_left_open_keeps_its_fields(tmp_path: Path) -> None:
+    """Capital One's QFX closes no `<STMTTRN>`: the last one is still open when the list closes."""
+    rows = "".join(row(kind, day, amount, name).replace("</STMTTRN>", "") for kind, day, amount, name in (
+        ("DEBIT", "20250305", "-40.00", "SHELL"), ("DEBIT", "20250311", "-9.99", "HULU")))
+    path = tmp_path / "capitalone.qfx"
+    path.write_text(statement(rows))
+    result = parse_file(path)
+    assert [(t.posted, t.amount, t.description) for t in result.transactions] == [
+        (date(2025, 3, 5), -4000, "SHELL"), (date(2025, 3, 11), -999, "HULU")]
+    assert not result.errors

@@ -154,6 +154,8 @@ def _close(stack: list[_Node], tag: str) -> None:
             return  # a stray close tag, e.g. after a leaf that already has its value
         while stack[-1].tag != tag:
             node = stack.pop()
+            if node.tag in _TRANSACTION:
+                continue  # the last row a writer left open (Capital One's QFX): closed here, its fields its own
             stack[-1].children.extend(node.children)
             node.children, node.text = [], ""
     node = stack.pop()
