@@ -373,3 +373,11 @@ def test_the_last_row_left_open_keeps_its_fields(tmp_path: Path) -> None:
     assert [(t.posted, t.amount, t.description) for t in result.transactions] == [
         (date(2025, 3, 5), -4000, "SHELL"), (date(2025, 3, 11), -999, "HULU")]
     assert not result.errors
+
+
+def test_a_reversed_fee_on_a_statement_of_money_in_stays_money_in(tmp_path: Path) -> None:
+    path = tmp_path / "card.ofx"
+    path.write_text(statement(row("CREDIT", "20250305", "100.00", "PAYMENT THANK YOU") + row("FEE", "20250306", "25.00", "LATE FEE REVERSAL")
+                              + row("CREDIT", "20250307", "10.00", "REFUND AMAZON")))
+    result = parse_file(path)
+    assert [t.amount for t in result.transactions] == [10000, 2500, 1000] and not result.warnings

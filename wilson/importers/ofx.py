@@ -36,6 +36,7 @@ _OUTFLOW_TYPES = frozenset(("DEBIT", "CHECK", "FEE", "SRVCHG", "CASH", "DIRECTDE
 _EITHER_WAY_TYPES = frozenset(("ATM", "POS"))
 INVERTED_MIN = 3  # typed rows, every one signed against its type, before a statement is read the other way round
 _MONEY_IN_TEXT = re.compile(r"deposit|refund|return|credit|reversal|rebate", re.I)
+_UNDONE_TEXT = re.compile(r"reversal|reversed|refund|rebate", re.I)  # money back, whatever the row's type
 _KIND = re.compile(r"[A-Z][A-Z ]+")  # `POS MERCHANDISE`, the transaction kind before `;PAYEE`
 _STATEMENTS = frozenset({"STMTRS", "CCSTMTRS"})
 _TRANSACTION = frozenset({"STMTTRN"})
@@ -348,13 +349,17 @@ class _OfxParser:
         CHECK, FEE, ...) has its outflows unsigned: the types give the signs, and the summary says
         so. ATM and POS rows go either way: out with them, unless their text says money came in.
         A window of only deposits and refunds (payday, an ATM deposit) types nothing as an outflow."""
-        if any(row.amount < 0 for row, _ in kinds) or not any(kind in _OUTFLOW_TYPES and row.amount > 0 for row, kind in kinds):
+        if any(row.amount < 0 for row, _ in kinds):
             return
-        outflows = [
-            row for row, kind in kinds if row.amount > 0 and (
-                kind in _OUTFLOW_TYPES or (kind in _EITHER_WAY_TYPES and not _MONEY_IN_TEXT.search(f"{row.description} {row.notes or ''}"))
+        typed = [
+            (row, kind) for row, kind in kinds if row.amount > 0 and (
+                (kind in _OUTFLOW_TYPES and not _UNDONE_TEXT.search(row.description))  # a `FEE` `LATE FEE REVERSAL` is money back
+                or (kind in _EITHER_WAY_TYPES and not _MONEY_IN_TEXT.search(f"{row.description} {row.notes or ''}"))
             )
         ]
+        if not any(kind in _OUTFLOW_TYPES for _, kind in typed):
+            return
+        outflows = [row for row, _ in typed]
         for row in outflows:
             row.amount = -row.amount
             row.original_amount = -row.original_amount if row.original_amount else row.original_amount
