@@ -381,3 +381,17 @@ def test_a_reversed_fee_on_a_statement_of_money_in_stays_money_in(tmp_path: Path
                               + row("CREDIT", "20250307", "10.00", "REFUND AMAZON")))
     result = parse_file(path)
     assert [t.amount for t in result.transactions] == [10000, 2500, 1000] and not result.warnings
+
+
+def card_statement(rows: str, balance: str = "") -> str:
+    return ("OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n<OFX><CREDITCARDMSGSRSV1><CCSTMTTRNRS><CCSTMTRS><CURDEF>USD"
+            f"<CCACCTFROM><ACCTID>4111222233334444</CCACCTFROM><BANKTRANLIST>{rows}</BANKTRANLIST>{balance}"
+            "</CCSTMTRS></CCSTMTTRNRS></CREDITCARDMSGSRSV1></OFX>\n")
+
+
+def test_a_cards_short_month_signed_from_the_banks_side_is_read_the_other_way_round_when_it_was_paid(tmp_path: Path) -> None:
+    path = tmp_path / "card.ofx"
+    path.write_text(card_statement(row("DEBIT", "20250302", "25.00", "SHOP A") + row("CREDIT", "20250310", "-90.00", "PAYMENT THANK YOU")))
+    assert [t.amount for t in parse_file(path).transactions] == [-2500, 9000]
+    path.write_text(card_statement(row("DEBIT", "20250302", "25.00", "SHOP A") + row("CREDIT", "20250310", "-90.00", "REFUND SHOP B")))
+    assert [t.amount for t in parse_file(path).transactions] == [2500, -9000]  # nothing shows which side signed it

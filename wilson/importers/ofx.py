@@ -36,6 +36,7 @@ _OUTFLOW_TYPES = frozenset(("DEBIT", "CHECK", "FEE", "SRVCHG", "CASH", "DIRECTDE
 _EITHER_WAY_TYPES = frozenset(("ATM", "POS"))
 INVERTED_MIN = 3  # typed rows, every one signed against its type, before a statement is read the other way round
 _MONEY_IN_TEXT = re.compile(r"deposit|refund|return|credit|reversal|rebate", re.I)
+_CARD_PAYMENT = re.compile(r"\bpayment\b.{0,20}\bthank|\bautopay\b|\bpayment received\b", re.I)
 _UNDONE_TEXT = re.compile(r"reversal|reversed|refund|rebate", re.I)  # money back, whatever the row's type
 _KIND = re.compile(r"[A-Z][A-Z ]+")  # `POS MERCHANDISE`, the transaction kind before `;PAYEE`
 _STATEMENTS = frozenset({"STMTRS", "CCSTMTRS"})
@@ -373,7 +374,9 @@ class _OfxParser:
         its balance too. It takes several typed rows, all contradicting their type, and the summary
         says so."""
         typed = [(row, kind) for row, kind in kinds if kind in ("DEBIT", "CREDIT") and row.amount]
-        if len(typed) < INVERTED_MIN or any((row.amount < 0) == (kind == "DEBIT") for row, kind in typed):
+        # A card's short month will do when its negative CREDIT is the card's payment (`PAYMENT THANK YOU`).
+        paid = account.type == "credit_card" and any(kind == "CREDIT" and _CARD_PAYMENT.search(row.description) for row, kind in typed)
+        if len(typed) < (2 if paid else INVERTED_MIN) or any((row.amount < 0) == (kind == "DEBIT") for row, kind in typed):
             return
         for row, _ in kinds:
             row.amount = -row.amount
