@@ -780,12 +780,12 @@ class _Conversion:
         other: a row for each side, appended to `parsed` and `kept`. Returns the new row count."""
         single, columns = self.layout.single, self.columns
         in_i = single["amount_in"]
-        own = parsed.setdefault("currency", [None] * self.count)
+        parsed.setdefault("currency", [None] * self.count)
+        parsed.update((key, list(values)) for key, values in parsed.items() if values.__class__ is not list)  # `line` may be a range
+        own = parsed["currency"]
         codes = [c.strip().upper() or None for c in columns[single["currency_in"]]] if "currency_in" in single else own
         arrived = _money_column(columns[in_i], self._separator(in_i, european, thousandths), currency, codes)
         count = self.count
-        parsed.update((key, list(values)) for key, values in parsed.items() if values.__class__ is not list)  # `line` may be a range
-        own = parsed["currency"]
         for i in list(kept):
             flag = columns[direction][i].strip().lower()
             if flag not in ("in", "neutral") or arrived[i].__class__ is not int:
@@ -1066,8 +1066,8 @@ class _Conversion:
         if not raw:
             if status == "pending":
                 result.skipped_pending += 1
-            elif _TOTALS.match(description) or self._totals_cell(i):
-                result.warnings.append(f"line {line}: skipped {(description or self._totals_cell(i))[:60]!r} (a totals line)")
+            elif _TOTALS.match(description) or (total := self._totals_cell(i)):
+                result.warnings.append(f"line {line}: skipped {(description if _TOTALS.match(description) else total)[:60]!r} (a totals line)")
             elif _SUMMARY.match(description):
                 result.warnings.append(f"line {line}: skipped {description[:60]!r} (a balance line)")
             elif not any(self.columns[c][i].strip() for c in self.money_cols):
