@@ -395,3 +395,9 @@ def test_a_cards_short_month_signed_from_the_banks_side_is_read_the_other_way_ro
     assert [t.amount for t in parse_file(path).transactions] == [-2500, 9000]
     path.write_text(card_statement(row("DEBIT", "20250302", "25.00", "SHOP A") + row("CREDIT", "20250310", "-90.00", "REFUND SHOP B")))
     assert [t.amount for t in parse_file(path).transactions] == [2500, -9000]  # nothing shows which side signed it
+
+
+def test_thousands_grouped_by_a_space(tmp_path: Path) -> None:
+    path = tmp_path / "cm.ofx"
+    path.write_text(statement(row("DEBIT", "20250305", "-1 234,56", "LOYER") + row("CREDIT", "20250306", "2\u00a0150,00", "SALAIRE"), balance=""))
+    assert [t.amount for t in parse_file(path).transactions] == [-123456, 215000]

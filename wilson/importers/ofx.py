@@ -173,6 +173,7 @@ def _date(raw: str | None) -> date:
     return date(int(m[1]), int(m[2]), int(m[3]))
 
 
+_SPACE_THOUSANDS = re.compile(r"(?<=\d)[ \u00a0\u202f](?=\d{3}(?:\D|$))")
 _COMMA_THOUSANDS = re.compile(r"[+-]?\d{1,3},\d{3}")  # `-1,000`: a comma decimal mark, or grouping?
 
 
@@ -181,7 +182,7 @@ def _decimal(raw: str | None, currency: str | None = None) -> Decimal:
     (`-1.234,56`, some European banks) has one, and the last mark is the decimal one. A comma then
     three digits, in a currency without three decimals, can only be grouping: `-1,000` dollars is
     not -1.000, nor `2,500` euros 2.500."""
-    text = (raw or "").strip()
+    text = _SPACE_THOUSANDS.sub("", (raw or "").strip())  # Crédit Mutuel's `-1 234,56`
     if currency and exponent(currency) < 3 and _COMMA_THOUSANDS.fullmatch(text):
         text = text.replace(",", "")
     if _NUMBER.fullmatch(text):
