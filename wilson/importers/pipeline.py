@@ -281,10 +281,10 @@ def _account_for(
         currency = parsed.currency.upper() if parsed.currency_stated else None
         found = _account_holding(ledger, rows, currency, bool(parsed.number))
         sibling = None if found or parsed.number else _numbered_sibling(ledger, name, currency)
-        booked = [(day.isoformat(), amount) for day, amount, held in zip(rows.column("posted"), rows.column("amount"), rows.column("pending"))
-                  if not held]
-        if sibling is not None and booked and _holds(ledger, sibling["id"], booked, minimum=1):
-            found = sibling
+        if sibling is not None:
+            booked = [(day.isoformat(), amount) for day, amount, held in zip(rows.column("posted"), rows.column("amount"), rows.column("pending"))
+                      if not held]
+            found = sibling if booked and _holds(ledger, sibling["id"], booked, minimum=1) else None
         if found:
             warnings.append(f"no account is named {name}; {found['name']} holds the rows it shares dates with, so it went there"
                             " (--account names another)")
