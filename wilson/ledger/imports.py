@@ -219,13 +219,14 @@ def _new_positions(ledger: Ledger, account_id: int, rows: NewRows) -> list[int]:
         ledger.conn, "SELECT fingerprint FROM transactions WHERE account_id = ? AND posted BETWEEN ? AND ?", window)))
     if existing_fps.issuperset(rows.fingerprint):
         return []  # a file imported before: every row is there
+    held_in_window = bool(existing_fps)  # else no row of the account can have moved within the file's dates
     existing_fps.update(_replaced_fingerprints(ledger, account_id))
     existing_fps.update(chain.from_iterable(_plain_rows(
         ledger.conn, "SELECT fingerprint FROM deleted_rows WHERE account_id = ? AND posted BETWEEN ? AND ?", window)))
     fresh = [i for i, fp in enumerate(rows.fingerprint) if fp not in existing_fps]
     if fresh and rows.bank_id.count(None) < len(rows):
         fresh = _not_held_by_bank_id(ledger, window, rows, fresh)
-    return _not_moved(ledger, window, rows, fresh) if fresh else fresh
+    return _not_moved(ledger, window, rows, fresh) if fresh and held_in_window else fresh
 
 
 def _not_held_by_bank_id(ledger: Ledger, window: tuple[int, str, str], rows: NewRows, fresh: list[int]) -> list[int]:
@@ -270,6 +271,8 @@ def _not_moved(ledger: Ledger, window: tuple[int, str, str], rows: NewRows, fres
     ):
         if fingerprint not in listed:
             left_out.setdefault(amount, []).append((posted, text.casefold()))
+    if not left_out:
+        return fresh
     return _unmatched(fresh, lambda i: None if rows.pending[i] else left_out.get(rows.amount[i]), rows, _moved_row)
 
 
