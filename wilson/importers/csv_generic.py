@@ -1066,8 +1066,8 @@ class _Conversion:
         if not raw:
             if status == "pending":
                 result.skipped_pending += 1
-            elif _TOTALS.match(description) or (total := self._totals_cell(i)):
-                result.warnings.append(f"line {line}: skipped {(description if _TOTALS.match(description) else total)[:60]!r} (a totals line)")
+            elif total := description if _TOTALS.match(description) else self._totals_cell(i):
+                result.warnings.append(f"line {line}: skipped {total[:60]!r} (a totals line)")
             elif _SUMMARY.match(description):
                 result.warnings.append(f"line {line}: skipped {description[:60]!r} (a balance line)")
             elif not any(self.columns[c][i].strip() for c in self.money_cols):

@@ -282,9 +282,8 @@ def _account_for(
         found = _account_holding(ledger, rows, currency, bool(parsed.number))
         sibling = None if found or parsed.number else _numbered_sibling(ledger, name, currency)
         if sibling is not None:
-            booked = [(day.isoformat(), amount) for day, amount, held in zip(rows.column("posted"), rows.column("amount"), rows.column("pending"))
-                      if not held]
-            found = sibling if booked and _holds(ledger, sibling["id"], booked, minimum=1) else None
+            booked = _booked(rows)
+            found = sibling if booked and _holds(ledger, sibling["id"], _day_amounts(booked), minimum=1) else None
         if found:
             warnings.append(f"no account is named {name}; {found['name']} holds the rows it shares dates with, so it went there"
                             " (--account names another)")
@@ -311,7 +310,7 @@ def _account_holding(ledger: Ledger, rows: ParsedRows, currency: str | None, unn
     must be the file's and most of the file's the account's: two cards that both pay Netflix and
     Spotify on the same day are not one. Pending rows say nothing (a hold posts under another
     amount). `unnumbered`: only accounts that have no number of the bank's yet."""
-    booked = rows.take([i for i, pending in enumerate(rows.column("pending")) if not pending]) if rows.has("pending") else rows
+    booked = _booked(rows)
     if not booked:
         return None
     posted = booked.column("posted")
@@ -322,8 +321,17 @@ def _account_holding(ledger: Ledger, rows: ParsedRows, currency: str | None, unn
     )
     if not candidates:  # a first import: nothing to compare
         return None
-    ours = list(zip(per_distinct(date.isoformat, posted), booked.column("amount")))
+    ours = _day_amounts(booked)
     return next((ledger.account_by_id(account["id"]) for account in candidates if _holds(ledger, account["id"], ours)), None)
+
+
+def _booked(rows: ParsedRows) -> ParsedRows:
+    """The posted rows: pending ones say nothing of an account (a hold posts under another amount)."""
+    return rows.take([i for i, pending in enumerate(rows.column("pending")) if not pending]) if rows.has("pending") else rows
+
+
+def _day_amounts(rows: ParsedRows) -> list[tuple[str, int]]:
+    return list(zip(per_distinct(date.isoformat, rows.column("posted")), rows.column("amount")))
 
 
 def _holds(ledger: Ledger, account_id: int, ours: list[tuple[str, int]], minimum: int = RECOGNISED_MIN) -> bool:
