@@ -68,6 +68,15 @@ def test_cp1250_czech_file() -> None:
         ("Zagreb Đakovo;Ljubljana Šiška", "cp1250"),
         ("Constanţa Oprea;Brăila", "cp1250"),
         ("Öğr. Oğuzman Akça;Ağrı", "cp1254"),
+        # East Asian double-byte code pages: Japanese banks write Shift_JIS, with half-width kana too
+        ("日付,摘要,支払い金額,差引残高\n2024/1/5,カード ＡＭＡＺＯＮ,3500,120000\n2024/1/10,振込手数料,220,119780", "cp932"),
+        ("取引日,入出金(円),残高(円),入出金先内容\n20250303,-5780,124220,ﾄｳｷﾖｳﾃﾞﾝﾘﾖｸ", "cp932"),
+        ("交易日期,交易摘要,支出金额\n2024-01-05,支付宝消费,35.00\n2024-01-06,微信转账,500.00", "gb18030"),
+        ("交易日期,摘要,支出金額,餘額\n2024/01/05,信用卡消費,350,12000", "big5"),
+        ("거래일시,적요,출금액,잔액\n2024.01.05,체크카드 스타벅스,4500,120000", "cp949"),
+        # ... but not Latin text whose accents a double-byte code page would also read
+        ("Überweisung Müller;Gebühr für Straße;Äpfel Öl", "cp1252"),
+        ("ÉLÉGANCE PARIS;ÀÉÈÙ", "cp1252"),
     ],
 )
 def test_legacy_code_page_choice(text: str, encoding: str) -> None:

@@ -4,7 +4,8 @@ Strict UTF-8 is tried first because it almost never decodes legacy bytes by acci
 the file is in the code page its header declares (OFX `CHARSET:1252`, XML `encoding=`), or else a
 Windows code page: Western European (cp1252) unless its accented lines read better as Central
 European (cp1250: Czech, Polish, Hungarian banks) or Turkish (cp1254); a file that writes whole
-words in high bytes is Cyrillic, Greek, Hebrew or Arabic. Any line that is UTF-8 stays UTF-8. Only
+words in high bytes is Cyrillic, Greek, Hebrew or Arabic, or in runs of two-byte characters
+Japanese, Chinese or Korean (Shift_JIS, GB18030, Big5, cp949). Any line that is UTF-8 stays UTF-8. Only
 lines holding non-ASCII bytes are examined, so a 10 MB file costs little more than a UTF-8 decode.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 import codecs
 import re
 import unicodedata
+from functools import partial
 from itertools import repeat
 
 from wilson.importers.letter_pairs import LANGUAGES, LETTER_PAIRS
@@ -42,6 +44,19 @@ _RARER = 2
 # that reads better in another language of the code page costs this much more than there.
 _SWITCH = 6
 _LEGACY = ("cp1252", "cp1250", "cp1254")
+# Double-byte code pages of Japanese, Chinese and Korean banks' exports, and the aliases
+# charset-normalizer may name them by.
+_EAST_ASIAN = ("cp932", "euc_jp", "gb18030", "big5", "cp949")
+_EAST_ASIAN_NAMES = frozenset(
+    codecs.lookup(name).name
+    for name in (*_EAST_ASIAN, "shift_jis", "shift_jis_2004", "shift_jisx0213", "euc_jis_2004", "euc_jisx0213", "gb2312",
+                 "gbk", "big5hkscs", "cp950", "euc_kr", "johab", "iso2022_jp", "iso2022_kr")
+)
+# Kana, CJK ideographs and punctuation, Hangul syllables, full- and half-width forms.
+_EAST_ASIAN_CHARS = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff01-\uff5e\uff61-\uff9f"
+_EAST_ASIAN_CHAR = re.compile(f"[{_EAST_ASIAN_CHARS}]")
+_EAST_ASIAN_RUN = re.compile(f"[{_EAST_ASIAN_CHARS}]{{2,}}")
+_EAST_ASIAN_LEAST = 8  # characters: a few accented Latin capitals can pair into as many
 
 
 def _weights(levels: dict[int, str]) -> dict[str, int]:
@@ -162,14 +177,6 @@ def _decode_legacy(data: bytes) -> str:
     )
 
 
-def _is_utf8(line: bytes) -> bool:
-    try:
-        line.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
-
-
 def _decode_bom(data: bytes, source: str) -> str | None:
     for bom, encoding in _BOMS:
         if data.startswith(bom):
@@ -233,6 +240,41 @@ def _non_latin(sample: bytes) -> str | None:
     return None
 
 
+def _east_asian(sample: bytes) -> str | None:
+    """Shift_JIS, EUC-JP, GB18030, Big5 or Korean: a code page that reads every character of the
+    sample whole (an accented Latin letter before a space or a comma is never a lead byte's pair)
+    into runs of Chinese, Japanese or Korean characters. A Latin word's accent read with the ASCII
+    letter after it makes one such character amid letters (`Müller` as `M` + a kanji + `ler`), not
+    a run. Which of the code pages that pass it is, charset-normalizer tells from the scripts'
+    commonest characters; it loads only here, for the rare file that needs it."""
+    whole = sample.rsplit(b"\n", 1)[0] if len(sample) == _SAMPLE_BYTES else sample  # no character cut off at the end
+    candidates = [encoding for encoding in _EAST_ASIAN if _decodes(whole, encoding) and _in_runs(whole.decode(encoding))]
+    if not candidates:
+        return None
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(whole, cp_isolation=[*candidates, *_LEGACY]).best()
+    found = codecs.lookup(best.encoding).name if best else None
+    return found if found in _EAST_ASIAN_NAMES else None
+
+
+def _in_runs(text: str) -> bool:
+    """Whether the text writes East Asian characters, most of them beside another."""
+    written = len(_EAST_ASIAN_CHAR.findall(text))
+    return written >= _EAST_ASIAN_LEAST and sum(map(len, _EAST_ASIAN_RUN.findall(text))) * 2 >= written
+
+
+def _decodes(data: bytes, encoding: str) -> bool:
+    try:
+        data.decode(encoding)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+_is_utf8 = partial(_decodes, encoding="utf-8")
+
+
 def _legacy_encoding(data: bytes) -> str:
     """cp1252 unless the accented words read better as Central European text under cp1250, or as
     Turkish under cp1254.
@@ -252,6 +294,9 @@ def _legacy_encoding(data: bytes) -> str:
     first offered to the non-Latin code pages.
     """
     sample = b"\n".join(_NON_ASCII_LINE.findall(data[: _SAMPLE_BYTES * 16]))[:_SAMPLE_BYTES]
+    found = _east_asian(sample)
+    if found:
+        return found
     runs = _NON_ASCII.findall(sample)
     high = sum(map(len, runs))
     if high and sum(map(len, _HIGH_RUN.findall(sample))) * 2 > high and len(_LATIN_TOUCH.findall(sample)) * 4 < len(runs):
@@ -259,13 +304,7 @@ def _legacy_encoding(data: bytes) -> str:
         if found:
             return found
     words = list(dict.fromkeys(_HIGH_WORD.findall(sample)))[:_SAMPLE_WORDS]
-    readable = []
-    for encoding in _LEGACY:
-        try:
-            sample.decode(encoding)
-        except UnicodeDecodeError:
-            continue  # a byte this code page leaves undefined
-        readable.append(encoding)
+    readable = [encoding for encoding in _LEGACY if _decodes(sample, encoding)]  # else a byte it leaves undefined
     if len(readable) < 2:
         return readable[0] if readable else "cp1252"
     if not any(word.translate(None, _DIFFERING) != word for word in words):
