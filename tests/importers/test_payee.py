@@ -118,6 +118,9 @@ CASES = [
     ("NEFT CR-HDFC0000001-ACME PVT LTD-SALARY MAR", "Acme PVT LTD"), ("NEFT-N064251234567-ACME PVT LTD-SALARY", "Acme PVT LTD"),
     ("Tytuł: 000498849 Lokalizacja: Kraj: POLSKA Miasto: WARSZAWA Adres: ŻABKA Z1234 Numer karty: 425125******1234", "Żabka Z1234"),
     ("Rachunek nadawcy: 12 1020 1234 Nazwa nadawcy: ACME SP. Z O.O. Tytuł: WYNAGRODZENIE 03/2025", "Acme SP. Z O.O"),
+    # Japanese exports: full-width Latin letters and half-width kana are written the usual way
+    ("カード　ＡＭＡＺＯＮ．ＣＯ．ＪＰ", "Amazon"), ("ＳＴＡＲＢＵＣＫＳ　１２３", "Starbucks"),
+    ("VISAﾃﾞﾋﾞｯﾄ ｾﾌﾞﾝｲﾚﾌﾞﾝ", "セブンイレブン"), ("Café ½ price", "Café ½ price"),
 ]
 
 

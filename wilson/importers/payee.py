@@ -9,6 +9,7 @@ Banks repeat a handful of descriptions thousands of times, so results are cached
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 from typing import Sequence
 
@@ -62,6 +63,7 @@ _PREFIX = re.compile(
     r"|VIR(?:EMENT)?(?:\s+SEPA)?(?:\s+INST(?:ANTANE)?)?\s+(?:RECU|EMIS|PERMANENT)\b(?:\s+\d+\b)?(?:\s+/?DE\b\s*:?)?"  # French transfers
     r"|PRLV(?:\s+SEPA)?\b|CARTE\s+X?\d{4}\s+\d\d/\d\d"  # French direct debits and card payments
     r"|(?:WITHDRAWAL|DEPOSIT)\s+(?:ONLINE|MOBILE)\s+\d+(?:\s+(?:BPAY|PYMT|TFR)\b)?"  # Westpac: `WITHDRAWAL ONLINE 1234567 BPAY AGL`
+    r"|(?:(?:VISA|JCB|MASTER(?:CARD)?)\s*)?デビット|カード"  # Japanese debit and card purchases
     r")[\s:*\-]*",
     re.I,
 )
@@ -120,7 +122,8 @@ _COMPANY_WORDS = frozenset(
     "MOTOR MOTORS BREWING BREAD COFFEE TEA PIZZA CANDY MERCANTILE PROVISIONS GOODS SONS BROS BROTHERS".split()
 )
 _SYMBOLS = re.compile(r"[¦|*~^{}<>\[\]]")
-_DOMAIN = re.compile(r"^WWW\.|(?<=\w)\.(?:COM|NET|ORG|CO\.UK|DE|IO)\b(?:/\S*)?", re.I)
+_WIDTH_FORMS = re.compile("[\uff01-\uffee]")  # full-width Latin letters and digits, half-width kana
+_DOMAIN = re.compile(r"^WWW\.|(?<=\w)\.(?:COM(?:\.AU)?|NET|ORG|CO\.(?:UK|JP)|DE|FR|CA|JP|IO)\b(?:/\S*)?", re.I)
 _COLUMNS = re.compile(r"\s{2,}|\t")  # fixed-width descriptors: name, then city, then country
 
 _KEEP_UPPER = frozenset(
@@ -159,11 +162,18 @@ def _from_shape(text: str, cleaned: str) -> str:
 
 @lru_cache(maxsize=1 << 16)
 def _clean(description: str) -> str:
-    text = description.strip()
+    text = _narrowed(description).strip()
     if not text:
         return "Unknown"
     cleaned = _strip(text)
     return _tidy_case(cleaned) if cleaned else _tidy_case(" ".join(text.split()))
+
+
+def _narrowed(text: str) -> str:
+    """Japanese exports write Latin letters full-width (`ＡＭＡＺＯＮ．ＣＯ．ＪＰ`) and kana half-width
+    (`ｾﾌﾞﾝｲﾚﾌﾞﾝ`); written the usual way (NFKC), a merchant's rows share one payee, and the
+    patterns below see the letters they know. Other text keeps its `½`, `™` and ligatures."""
+    return unicodedata.normalize("NFKC", text) if _WIDTH_FORMS.search(text) else text
 
 
 def _strip(text: str) -> str:
