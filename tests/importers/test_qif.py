@@ -308,6 +308,16 @@ def test_sections_of_different_kinds_without_account_blocks_are_separate_account
     assert opening.accounts[0].name == "My Visa"
 
 
+def test_a_quicken_account_list_names_no_section() -> None:
+    """The `!Option:AutoSwitch` … `!Clear:AutoSwitch` list catalogues every account; a section with
+    no `!Account` block of its own after it is not the last account listed (a card, here)."""
+    listing = "!Option:AutoSwitch\n!Account\nNChecking\nTBank\n^\nNCredit\nTCCard\n^\n!Clear:AutoSwitch\n"
+    result = QIF.parse(listing + "!Type:Bank\nD03/01/2025\nT-9.00\nPBank row\n^\n", "trimmed.qif")
+    assert [(a.key, a.name, a.type) for a in result.accounts] == [("default", None, "checking")]
+    named = QIF.parse(listing + "!Account\nNCredit\nTCCard\n^\n!Type:CCard\nD03/01/2025\nT-9.00\n^\n", "full.qif")
+    assert [(a.key, a.name, a.type) for a in named.accounts] == [("Credit", "Credit", "credit_card")]
+
+
 def test_the_category_list_says_which_categories_are_income() -> None:
     assert parse("quiffen/test.qif").category_kinds == {"Investments:Stocks": "income", "Investments:Bonds": "income"}
     text = "!Type:Cat\nNSalary\nI\n^\nNAuto:Fuel\nE\n^\nNNo Flag\nTTrue\n^\n!Type:Bank\nD3/1/2025\nT-1.00\nLAuto:Fuel\n^\n"

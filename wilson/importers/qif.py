@@ -196,6 +196,8 @@ class _QifParser:
         head, rest = head.strip().lower(), rest.strip().lower()
         if head == "account":
             return "account"
+        if (head, rest) == ("clear", "autoswitch"):  # a Quicken export's list of all accounts ends: none is current
+            self.account_name = self.account_type = None
         if head != "type":
             return None  # `!Option:…`, `!Clear:…`: directives, no records
         if rest in _SECTION_TYPES or rest == "cat":
