@@ -10,7 +10,7 @@ import pytest
 from wilson.importers.model import ImportRefused
 from wilson.importers.pipeline import import_file
 from wilson.ledger import Ledger
-from wilson.ledger.imports import undo_batch
+from wilson.ledger.undo import undo_batch
 
 DEFAULT_CATEGORIES = 57
 

@@ -19,7 +19,8 @@ from wilson.cli import main
 from wilson.importers.model import ImportRefused
 from wilson.importers.pipeline import import_file
 from wilson.ledger import Ledger
-from wilson.ledger.imports import CURRENCY_EXCHANGE, undo_batch
+from wilson.ledger.transfers import CURRENCY_EXCHANGE
+from wilson.ledger.undo import undo_batch
 
 HEADER = "Date,Description,Amount\n"
 

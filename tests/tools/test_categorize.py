@@ -89,7 +89,7 @@ def test_dry_run_writes_nothing_and_hand_set_and_transfers_are_kept(books):
 def test_split_rows_keep_their_own_category(books):
     """A split transaction's parts carry its categories: neither an import nor a later run puts one
     category on the whole row."""
-    from wilson.ledger.imports import NewRows
+    from wilson.ledger.new_rows import NewRows
     from wilson.tools.categorize import AutoCategorizer
 
     n = 3

@@ -13,7 +13,7 @@ import pytest
 
 from tests.tools.books import flows_from_scratch, stored_flows
 from tests.tools.ledger_fixture import hard_books  # noqa: F401  (fixture)
-from wilson.ledger.imports import undo_batch
+from wilson.ledger.undo import undo_batch
 
 D = Decimal
 # hard_books' June 2025 USD spending by leaf category, before any split row (tests/tools/test_reports.py).

@@ -169,7 +169,7 @@ def _print_summary(summary) -> None:  # type: ignore[no-untyped-def]
 
 
 def _undo(ledger, batch_id: int, as_json: bool) -> None:  # type: ignore[no-untyped-def]
-    from wilson.ledger.imports import undo_batch
+    from wilson.ledger.undo import undo_batch
 
     if not 0 < batch_id < 2**63:
         fail(f"no import batch {batch_id}")

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator, Mapping
 
 from wilson.importers.model import ParsedRows
 from wilson.ledger import Ledger
-from wilson.ledger.imports import NewRows
+from wilson.ledger.new_rows import NewRows
 
 CategoryPath = tuple[str, ...]  # a category's names from the root down, casefolded: ("auto", "insurance")
 

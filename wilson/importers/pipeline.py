@@ -26,7 +26,9 @@ from wilson.importers.model import (
     LEDGER_EXPORTS, ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError, name_from_file, per_distinct, type_named,
 )
 from wilson.ledger import Ledger
-from wilson.ledger.imports import AccountChanges, BatchRecord, ImportOutcome, NewRows, note_account_changes, record_import
+from wilson.ledger.account_changes import AccountChanges, note_account_changes
+from wilson.ledger.imports import BatchRecord, ImportOutcome, record_import
+from wilson.ledger.new_rows import NewRows
 from wilson.money import format_minor
 
 MAX_DESCRIPTION = 4096

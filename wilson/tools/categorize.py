@@ -16,7 +16,7 @@ from typing import Annotated
 
 from wilson.importers.model import per_distinct
 from wilson.ledger import Ledger
-from wilson.ledger.imports import NewRows
+from wilson.ledger.new_rows import NewRows
 from wilson.ledger.rules import RuleSet
 from wilson.tools.common import Period, clamp_limit, covered, money, period, resolve_account
 from wilson.tools.merchants import default_category

@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Iterable
 
 from wilson.importers.model import digit_shape
-from wilson.ledger.imports import CURRENCY_EXCHANGE, WALLET_FUNDING
+from wilson.ledger.transfers import CURRENCY_EXCHANGE, WALLET_FUNDING
 
 # (category, direction, keywords). direction: "out" (amount < 0), "in" (amount > 0) or "any".
 MERCHANTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (

@@ -1,0 +1,169 @@
+"""Undoing an import batch: the ledger goes back to what it was before the file, keeping what later
+batches or the user still rely on."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+
+from wilson.ledger.aggregates import add_rows
+from wilson.ledger.imports import index_batch_rows
+from wilson.ledger.service import Ledger
+
+_COUNTED = ("posted", "account_id", "category_id", "currency", "amount", "pending")  # add_rows' columns
+
+
+@dataclass
+class Undone:
+    removed: int  # transactions
+    accounts_removed: list[str] = field(default_factory=list)
+
+
+def undo_batch(ledger: Ledger, batch_id: int) -> Undone:
+    """Remove exactly what a batch added, and put back what it changed: the rows it replaced or
+    deleted, the transfer category it gave earlier rows it linked to its own, the balances it set,
+    and the accounts and categories it created (when nothing else holds on to them)."""
+    with ledger.write() as conn:
+        # Read under the write lock: a second undo of the same batch, queued behind the first,
+        # must see it undone rather than put the rows it replaced back a second time.
+        batch = ledger.query_one("SELECT * FROM import_batches WHERE id = ?", (batch_id,))
+        if batch is None:
+            raise LookupError(f"no import batch {batch_id}")
+        if batch["undone_at"]:
+            raise LookupError(f"import batch {batch_id} was already undone on {batch['undone_at']}")
+        changes = json.loads(batch["account_changes"] or "{}")
+        linked_to_batch = "transfer_id IN (SELECT id FROM transactions WHERE batch_id = ?)"
+        conn.execute(
+            f"UPDATE transactions SET category_id = NULL, category_source = NULL WHERE {linked_to_batch}"
+            " AND category_source = 'transfer' AND batch_id IS NOT ?",
+            (batch_id, batch_id),
+        )
+        conn.execute(f"UPDATE transactions SET transfer_id = NULL WHERE {linked_to_batch}", (batch_id,))
+        touched = {row[0] for row in conn.execute("SELECT DISTINCT account_id FROM transactions WHERE batch_id = ?", (batch_id,))}
+        touched.update(created["id"] for created in changes.get("created", []))
+        touched.add(batch["account_id"])
+        categories = _categories_of_batch(conn, batch_id) | {created["id"] for created in changes.get("categories", [])}
+        undone = Undone(conn.execute("DELETE FROM transactions WHERE batch_id = ?", (batch_id,)).rowcount)
+        for old in json.loads(batch["replaced"] or "[]"):
+            _restore(conn, old)
+        for account_id, before, after in reversed(changes.get("balances", [])):
+            conn.execute(  # only while the balance is still the one this batch set
+                "UPDATE accounts SET balance = ?, balance_date = ?, balance_source = ?"
+                " WHERE id = ? AND balance IS ? AND balance_date IS ? AND balance_source IS ?",
+                (*before, account_id, *after),
+            )
+        for account_id, number in changes.get("numbered", []):
+            conn.execute("UPDATE accounts SET number = NULL WHERE id = ? AND number = ?", (account_id, number))
+        conn.execute("UPDATE import_batches SET undone_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?", (batch_id,))
+        _newest_stated_balances(conn, {account_id for account_id, _, _ in changes.get("balances", [])})
+        undone.accounts_removed = [name for account_id in sorted(touched - {None}) if (name := _drop_if_unused(conn, account_id))]
+        _drop_unused_categories(conn, categories)
+    return undone
+
+
+def _categories_of_batch(conn: sqlite3.Connection, batch_id: int) -> set[int]:
+    """The categories a batch's rows and their splits are in."""
+    return {category_id for (category_id,) in conn.execute(
+        "SELECT category_id FROM transactions WHERE batch_id = ? UNION"
+        " SELECT s.category_id FROM splits s JOIN transactions t ON t.id = s.transaction_id WHERE t.batch_id = ?",
+        (batch_id, batch_id),
+    )}
+
+
+def _drop_unused_categories(conn: sqlite3.Connection, candidates: set[int]) -> None:
+    """Delete the candidates that only undone batches created and that nothing refers to any more;
+    a parent an undone batch made for them goes with them. A category the batch of March created
+    and April's rows still used goes when April is undone too."""
+    orphaned = dict(conn.execute(_ORPHANED_CATEGORIES).fetchall())
+    pending = sorted(candidates & orphaned.keys(), reverse=True)  # newest first: children before their parents
+    while pending:
+        category_id = pending.pop(0)
+        row = conn.execute("SELECT parent_id FROM categories WHERE id = ?", (category_id,)).fetchone()
+        if row is None:
+            continue  # deleted by hand since
+        if conn.execute(_DROP_UNUSED_CATEGORY, {"id": category_id, "name": orphaned[category_id]}).rowcount and row[0] in orphaned:
+            pending.append(row[0])
+
+
+# Categories (id: name) that import batches created, all of them undone since. A category renamed
+# since is the user's now, and stays.
+_ORPHANED_CATEGORIES = (
+    "SELECT json_extract(c.value, '$.id'), json_extract(c.value, '$.name') FROM import_batches b, json_each(b.account_changes, '$.categories') c"
+    " GROUP BY 1, 2 HAVING MIN(b.undone_at IS NOT NULL) = 1"
+)
+# Nothing refers to it: no row, split, budget, rule or subcategory, nor a row that a batch in force
+# replaced (undoing that batch puts the row back).
+_DROP_UNUSED_CATEGORY = (
+    "DELETE FROM categories WHERE id = :id AND name = :name"
+    " AND NOT EXISTS (SELECT 1 FROM transactions WHERE category_id = :id)"
+    " AND NOT EXISTS (SELECT 1 FROM splits WHERE category_id = :id)"
+    " AND NOT EXISTS (SELECT 1 FROM budgets WHERE category_id = :id)"
+    " AND NOT EXISTS (SELECT 1 FROM rules WHERE category_id = :id)"
+    " AND NOT EXISTS (SELECT 1 FROM categories WHERE parent_id = :id)"
+    " AND NOT EXISTS (SELECT 1 FROM import_batches b, json_each(b.replaced) r"
+    "  WHERE b.replaced IS NOT NULL AND b.undone_at IS NULL AND json_extract(r.value, '$.category_id') = :id)"
+)
+
+
+def _newest_stated_balances(conn: sqlite3.Connection, account_ids: set[int]) -> None:
+    """After an undo, each account whose balance it took back gets the newest balance a file still
+    imported stated (an older statement's, which the undone newer one had outdated)."""
+    if not account_ids:
+        return
+    newest: dict[int, list] = {}
+    for (changes,) in conn.execute(
+        "SELECT account_changes FROM import_batches WHERE undone_at IS NULL AND account_changes IS NOT NULL"
+    ):
+        for account_id, (amount, as_of, source) in json.loads(changes).get("stated", []):
+            if account_id in account_ids and (account_id not in newest or as_of >= newest[account_id][1]):
+                newest[account_id] = [amount, as_of, source]
+    for account_id, (amount, as_of, source) in newest.items():
+        conn.execute(
+            "UPDATE accounts SET balance = ?, balance_date = ?, balance_source = ? WHERE id = ?"
+            " AND COALESCE(balance_source, '') != 'manual' AND (balance_date IS NULL OR balance_date < ?)",
+            (amount, as_of, source, account_id, as_of),
+        )
+
+
+def _drop_if_unused(conn: sqlite3.Connection, account_id: int) -> str | None:
+    """Delete an account that an import created, once every batch that created it is undone and no
+    rows or batch still in force use it; returns its name. The undone batches that named it keep
+    the name for the history."""
+    name = conn.execute("SELECT name FROM accounts WHERE id = ?", (account_id,)).fetchone()
+    created_by = "SELECT undone_at IS NOT NULL FROM import_batches, json_each(account_changes, '$.created') WHERE json_extract(value, '$.id') = ?"
+    if name is None or {undone for (undone,) in conn.execute(created_by, (account_id,))} != {1} or conn.execute(
+        "SELECT 1 FROM transactions WHERE account_id = ? UNION ALL"
+        " SELECT 1 FROM import_batches WHERE account_id = ? AND undone_at IS NULL",
+        (account_id, account_id),
+    ).fetchone():
+        return None
+    conn.execute(
+        "UPDATE import_batches SET account_id = NULL,"
+        " account_changes = json_set(COALESCE(account_changes, '{}'), '$.account', (SELECT name FROM accounts WHERE id = ?))"
+        " WHERE account_id = ?",
+        (account_id, account_id),
+    )
+    conn.execute("DELETE FROM accounts WHERE id = ?", (account_id,))
+    return name[0]
+
+
+def _restore(conn: sqlite3.Connection, old: dict) -> None:
+    """Put a removed row back: under its old id unless a later row took it, without a transfer leg
+    that is gone since."""
+    row = dict(old)
+    own_batch = conn.execute("SELECT undone_at FROM import_batches WHERE id = ?", (row.get("batch_id"),)).fetchone()
+    if own_batch and own_batch[0]:
+        return  # its own batch was undone since: it is not the ledger's any more
+    if conn.execute("SELECT 1 FROM transactions WHERE id = ?", (row["id"],)).fetchone():
+        del row["id"]
+    if row.get("transfer_id") and not conn.execute("SELECT 1 FROM transactions WHERE id = ?", (row["transfer_id"],)).fetchone():
+        row["transfer_id"] = None
+    new_id = conn.execute(
+        f"INSERT INTO transactions ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})", list(row.values())
+    ).lastrowid
+    if row.get("transfer_id"):  # its other leg lost the link when this row went
+        conn.execute("UPDATE transactions SET transfer_id = ? WHERE id = ? AND transfer_id IS NULL", (new_id, row["transfer_id"]))
+    if row.get("batch_id") is not None:  # rows outside a batch are indexed and counted by their triggers
+        index_batch_rows(conn, new_id, new_id)
+        add_rows(conn, *([row[name]] for name in _COUNTED), linked=[row["transfer_id"] is not None])
