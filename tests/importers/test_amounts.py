@@ -54,11 +54,11 @@ def test_column_separator_guess_round_trip(values: list[Decimal], locale: tuple[
 
 @given(amounts)
 def test_csv_engine_fast_path_matches_money(value: Decimal) -> None:
-    from wilson.importers.csv_generic import _minor
+    from wilson.importers.csv_money import minor
 
     for text in (f"{value:.2f}", f"{value:.2f}".replace(".", ","), f" {value:.2f} "):
         sep = "," if "," in text else "."
-        assert _minor(text, sep, 2, None) == to_minor(parse_amount(text, sep))
+        assert minor(text, sep, 2, None) == to_minor(parse_amount(text, sep))
 
 
 def test_swiss_whole_francs_and_trailing_minus_apart() -> None:

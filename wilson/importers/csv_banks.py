@@ -12,9 +12,8 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from wilson.importers.csv_generic import (
-    AccountInfo, Layout, Options, head_of, layout_from_roles, parse_table, read_by_header_names, sniff,
-)
+from wilson.importers.csv_generic import AccountInfo, Options, parse_table, read_by_header_names
+from wilson.importers.csv_layout import Layout, head_of, layout_from_roles, sniff
 from wilson.importers.model import ParseResult
 
 

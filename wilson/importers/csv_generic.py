@@ -3,42 +3,40 @@
 A CSV format is a *layout*: which column holds the date, the amount (or debit/credit), the
 text, the balance and so on. The generic mapper derives the layout from header names in several
 languages; a named bank dialect (`csv_banks`) states it. Either way the same code finds the
-header row, decides the date format and decimal separator once per column, and turns the cells
-(read by `csv_read`) into `ParsedRows` a column at a time, so a fix to row handling helps every bank
-at once.
+header row (`csv_layout`), decides the date format and decimal separator once per column, and
+turns the cells (read by `csv_read`) into `ParsedRows` a column at a time, so a fix to row
+handling helps every bank at once.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from decimal import Decimal
-from functools import cached_property, lru_cache, partial
+from functools import cached_property, partial
 from operator import itemgetter
 
 from wilson.importers.csv_headers import (
     MONEY_ROLES, cell_currency, classify, currency_code, header_currency, language_currency, normalise_header,
 )
-from wilson.importers.csv_read import has_long_line, read_records, read_rows, uniform_columns
+from wilson.importers.csv_layout import MAX_COLUMNS, Layout, head_of, layout_from_header, sniff
+from wilson.importers.csv_money import (
+    currency_cell, directed, grouped_cells_joined, less_fee, money_column, original_amount, row_currency, split_amount, split_parts,
+)
+from wilson.importers.csv_read import has_long_line, read_records, uniform_columns
+from wilson.importers.csv_sections import joined_sections, section_title, titled_tables
 from wilson.importers.dates import DMY, DateColumn, infer_date_format
 from wilson.importers.model import (
     ACCOUNT_TYPES, CARD_NAME, ImportRefused, ParsedAccount, ParsedRows, ParseResult, ParsedSplit, RowError, name_from_file, payee_of,
     per_distinct, squeeze, type_named,
 )
-from wilson.money import AmountError, exponent, guess_decimal_separator, parse_amount, to_minor
+from wilson.money import exponent, guess_decimal_separator
 
-HEAD_LINES = 50
-MAX_COLUMNS = 1000
 MAX_ROW_CHARS = 64 * 1024
 MAX_DESCRIPTION_CHARS = 4 * 1024
 MAX_LINES_NAMED = 5  # in a warning about rows, the first few lines
-DELIMITERS = (",", ";", "\t", "|")
-
-_NAME_ACCOUNT_ROLES = ("kontoname", "account name")
 
 CARD_POSITIVE_SHARE = 0.5  # of a file's rows at least this many positive before its payments are checked (refunds are negative too)
 UNSURE_SIGNS_SHARE, UNSURE_SIGNS_MIN = 0.8, 3  # this many rows positive, and no payment: a card's charges or money in?
@@ -117,175 +115,6 @@ _UNGROUPED = {  # numbers a lone separator cannot be grouping: `1500.000`, `-0.5
 }
 _SORT_CODE_ACCOUNT = re.compile(r"\d\d-?\d\d-?\d\d[\s-]+\d{6,8}")  # `20-32-06 13152170`, `123456-12345678`
 _MONTH_FIRST = ("USD", "CAD", "PHP")  # currencies whose banks commonly write dates month first
-_PLAIN = {
-    ".": re.compile(r"(-?)(\d{1,15})(?:\.(\d{1,6}))?"),
-    ",": re.compile(r"(-?)(\d{1,15})(?:,(\d{1,6}))?"),
-}
-_PLAIN_CELL = r"-?[0-9]{{1,15}}{sep}[0-9][0-9]"
-_PLAIN_COLUMN = {  # a whole column of two-decimal cells joined by newlines
-    sep: re.compile(f"{_PLAIN_CELL}(?:\n{_PLAIN_CELL})*".format(sep=re.escape(sep))) for sep in (".", ",")
-}
-_NOT_CSV = re.compile(r"^\s*(<\?xml|<OFX|OFXHEADER|!Type:|!Account|!Option)", re.I | re.M)
-
-
-@dataclass
-class Head:
-    """The first lines of a file, tokenised with each candidate delimiter (detection input)."""
-
-    rows: dict[str, list[tuple[int, list[str]]]]
-    not_csv: bool
-
-    def best_header(self) -> tuple[str, int, list[str], int] | None:
-        """(delimiter, line, cells, score) of the row that looks most like a transaction header."""
-        best: tuple[str, int, list[str], int] | None = None
-        for delimiter, rows in self.rows.items():
-            for line, cells in rows:
-                score = header_score(cells)
-                if score and (best is None or score > best[3]):
-                    best = (delimiter, line, cells, score)
-        return best
-
-    def find(self, header: tuple[str, ...], delimiter: str = ",", any_order: bool = False) -> tuple[int, bool] | None:
-        """(line, exact) of a row holding `header` in order (or, `any_order`, anywhere in the row),
-        in any letter case (`Card no.`); `exact` when nothing else is there."""
-        wanted = tuple(name.casefold() for name in header)
-        for line, cells in self.rows.get(delimiter, []):
-            stripped = [c.strip().casefold() for c in cells]
-            while stripped and not stripped[-1]:
-                stripped.pop()
-            found = tuple(c for c in stripped if c in wanted)
-            if any_order and sorted(found) == sorted(wanted):
-                return line, len(stripped) == len(wanted)
-            if tuple(stripped) == wanted:
-                return line, True
-            if len(stripped) > len(wanted) and found == wanted:
-                return line, False
-        return None
-
-
-@lru_cache(maxsize=4)
-def sniff(head_text: str) -> Head:
-    """The first lines split with each delimiter; a line of more than MAX_COLUMNS cells is no
-    export's header or row, and looking at each of its cells would take seconds."""
-    rows = {d: [row for row in read_rows(head_text, d)[0] if len(row[1]) <= MAX_COLUMNS] for d in DELIMITERS if d in head_text}
-    return Head(rows, bool(_NOT_CSV.search(head_text)))
-
-
-def head_of(text: str) -> str:
-    end = -1
-    for _ in range(HEAD_LINES):
-        end = text.find("\n", end + 1)
-        if end < 0:
-            return text
-    return text[:end]
-
-
-def header_score(cells: list[str]) -> int:
-    """Distinct roles a row's cells name; 0 unless it has a date and some amount column."""
-    if len(cells) < 2 or len(cells) > MAX_COLUMNS:
-        return 0
-    roles = set()
-    for cell in cells:
-        if len(cell) < 60:
-            hit = classify(cell)
-            if hit:
-                roles.add(hit[0])
-    if "date" not in roles or not roles & {"amount", "debit", "credit"}:
-        return 0
-    return len(roles)
-
-
-# ----------------------------------------------------------------------------------------- layout
-
-
-@dataclass
-class Layout:
-    """Where each piece of a transaction lives: column indices per role."""
-
-    dates: list[int] = field(default_factory=list)  # preferred first; later ones fill gaps
-    texts: list[int] = field(default_factory=list)  # payee columns first, then text columns
-    payees: list[int] = field(default_factory=list)  # the payee columns among them
-    kinds: list[int] = field(default_factory=list)  # every type column (`kind` in `single` is the first)
-    single: dict[str, int] = field(default_factory=dict)  # amount, debit, balance, ...
-    european: bool = False
-    account_is_name: bool = False
-    ledger_accounts: bool = False  # the account column holds a ledger's own names (Wilson's export)
-    booked_on_first_date: bool = False  # the first date column is a booking date, a later one the purchase's
-
-
-def layout_from_header(cells: list[str]) -> Layout:
-    """The generic mapper: a role per recognised header name."""
-    layout = Layout()
-    dates: list[tuple[int, int]] = []
-    payees: list[int] = []
-    texts: list[int] = []
-    best: dict[str, tuple[int, int]] = {}
-    for index, cell in enumerate(cells):
-        if not cell.strip() and texts and texts[-1] == index - 1:
-            texts.append(index)  # PKO BP's `Opis transakcji` runs on into columns with no name
-            continue
-        hit = classify(cell)
-        if hit is None:
-            continue
-        role, prio, european = hit
-        layout.european |= european
-        if role == "date":
-            dates.append((prio, index))
-        elif role in ("payee", "text"):
-            (payees if role == "payee" else texts).append(index)
-        else:
-            if role == "kind":
-                layout.kinds.append(index)
-            if role == "amount" and "amount" in best and _other_currency(cells[best["amount"][1]], cell):
-                role = "amount_alt"  # RBC: `CAD$` and `USD$`, each row filled in one of them
-            elif role == "amount" and index and "foreign" in normalise_header(cells[index - 1]).split():
-                role = "original_amount"  # Deutsche Bank's card: `Foreign currency;Amount;…;Amount;Currency`
-            if role not in best or prio < best[role][0]:
-                best[role] = (prio, index)
-    layout.dates = [i for _, i in sorted(dates)]
-    layout.booked_on_first_date = len(dates) > 1 and min(dates)[0] == 0
-    layout.texts, layout.payees = payees + texts, payees
-    layout.single = single = {role: index for role, (_, index) in best.items()}
-    if "fee" in single and "amount" in single and normalise_header(cells[single["amount"]]) in _NET_AMOUNTS:
-        del single["fee"]  # PayPal's `Net` is the amount after its `Fee` already
-    if "currency" in single and "original_amount" in single and "original_currency" not in single and "amount" in single \
-            and header_currency(cells[single["amount"]]):
-        single["original_currency"] = single.pop("currency")  # Up: `Total (AUD)`, and `Currency` of the purchase
-    if "account" in layout.single:
-        layout.account_is_name = normalise_header(cells[layout.single["account"]]) in _NAME_ACCOUNT_ROLES
-    return layout
-
-
-_NET_AMOUNTS = frozenset(("net", "net amount", "transaction net amount", "netto", "neto", "liquido"))
-
-
-def _other_currency(first: str, second: str) -> bool:
-    stated = header_currency(first), header_currency(second)
-    return None not in stated and stated[0] != stated[1]
-
-
-def layout_from_roles(cells: list[str], roles: dict[str, str], booked_first: bool = False) -> Layout:
-    """A dialect's layout: `roles` maps header names (in any letter case) or positions to roles,
-    dates and texts in order of preference. `booked_first`: the first date is the posting date and
-    a later one the purchase's (bank dialects), so a row without the first is not booked yet."""
-    index = {c.strip().casefold(): i for i, c in reversed(list(enumerate(cells)))}
-    layout = Layout()
-    for name, role in roles.items():
-        i = index[name.casefold()] if isinstance(name, str) else name
-        if role == "date":
-            layout.dates.append(i)
-        elif role in ("text", "payee"):
-            layout.texts.append(i)
-            if role == "payee":
-                layout.payees.append(i)
-        elif role in ("account_name", "ledger_account"):
-            layout.single["account"] = i
-            layout.account_is_name = True
-            layout.ledger_accounts = role == "ledger_account"
-        else:
-            layout.single[role] = i
-    layout.booked_on_first_date = booked_first and len(layout.dates) > 1
-    return layout
 
 
 # ------------------------------------------------------------------------------------- conversion
@@ -316,7 +145,7 @@ def parse_table(text: str, source: str, delimiter: str, header_line: int | None,
         conversion = _Conversion(text, source, delimiter, header_line, layout_for, options)
         if conversion.sections:  # several accounts' tables, each read as a file of its own
             lines = text.split("\n")
-            return _joined_sections(options.format, [
+            return joined_sections(options.format, [
                 _Conversion("\n" * (first - 1) + "\n".join(lines[first - 1 : end and end - 1]), source, delimiter, header,
                             layout_for, options).run()
                 if skipped is None else ParseResult(options.format, [], [], warnings=[skipped])
@@ -341,7 +170,7 @@ class _Conversion:
         self.card: str | None = None  # how the rows showed a card statement that writes charges positive
         self.currency_guessed = False  # set when the file states no currency
         self.unbooked: set[int] = set()  # rows with a purchase date but no booking date yet: pending
-        self.sections: list[tuple[int, int | None, int, str | None]] = []  # per titled table, see `_titled_tables`
+        self.sections: list[tuple[int, int | None, int, str | None]] = []  # per titled table, see `titled_tables`
         self.warnings: list[str] = []  # what the reading had to decide that the user should know
         # Only a file with a 64 KB stretch free of line breaks can hold a row that long (give or take
         # quoted line breaks, which the 4 KB description check still catches); most files skip the check.
@@ -447,7 +276,7 @@ class _Conversion:
     def _read_records(self, text: str, header_line: int | None, layout_for) -> None:
         """The general read: quoted fields, line breaks inside them, ragged, blank and repeated rows."""
         lines, records, self.errors = read_records(text, self.delimiter)
-        self.sections = _titled_tables(lines, records, header_line)
+        self.sections = titled_tables(lines, records, header_line)
         if self.sections:
             return
         if header_line is not None and header_line in lines:
@@ -508,7 +337,7 @@ class _Conversion:
         rejoined = {}
         for i, cells in enumerate(records):
             if len(cells) > named and money:
-                joined = _grouped_cells_joined(cells, money, len(cells) - named)
+                joined = grouped_cells_joined(cells, money, len(cells) - named)
                 if len(joined) < len(cells) and not any(map(str.strip, joined[named:])):
                     rejoined[i] = joined
         if not rejoined:
@@ -617,7 +446,7 @@ class _Conversion:
             return self.options.account.currency
         single = self.layout.single
         if "currency" in single:
-            values = Counter(filter(None, map(_currency_cell, self._column(single["currency"], 1000))))
+            values = Counter(filter(None, map(currency_cell, self._column(single["currency"], 1000))))
             if values:
                 return values.most_common(1)[0][0]
         if any(normalise_header(name) == "sort code" for name in self.header) or any(
@@ -706,13 +535,13 @@ class _Conversion:
         result = ParseResult(options.format, [], [], self.errors)
 
         cur_i, alt_i = single.get("currency"), single.get("amount_alt")
-        row_currencies = per_distinct(_currency_cell, columns[cur_i]) if cur_i is not None else None
+        row_currencies = per_distinct(currency_cell, columns[cur_i]) if cur_i is not None else None
         if alt_i is not None and row_currencies is None and "amount" in single:  # rows paid in the second column's currency
             alt_code = header_currency(self.header[alt_i])
             row_currencies = [None if main.strip() else alt_code for main in columns[single["amount"]]]
         elif row_currencies is None and len(self._cell_currencies) > 1 and "amount" in single:  # `-4.50 EUR`, `-3500 JPY`
-            row_currencies = per_distinct(_row_currency, columns[single["amount"]])
-        money = partial(_money_column, currency=currency, row_currencies=row_currencies)
+            row_currencies = per_distinct(row_currency, columns[single["amount"]])
+        money = partial(money_column, currency=currency, row_currencies=row_currencies)
         direction = self._direction_column()
         if date_cols:
             index, column = date_cols[0]
@@ -784,7 +613,7 @@ class _Conversion:
         parsed.update((key, list(values)) for key, values in parsed.items() if values.__class__ is not list)  # `line` may be a range
         own = parsed["currency"]
         codes = [c.strip().upper() or None for c in columns[single["currency_in"]]] if "currency_in" in single else own
-        arrived = _money_column(columns[in_i], self._separator(in_i, european, thousandths), currency, codes)
+        arrived = money_column(columns[in_i], self._separator(in_i, european, thousandths), currency, codes)
         count = self.count
         for i in list(kept):
             flag = columns[direction][i].strip().lower()
@@ -812,7 +641,7 @@ class _Conversion:
         found = []
         for i, (cell, code) in enumerate(zip(cells, row_currencies or [None] * self.count)):
             try:
-                found.append(_split_parts(cell, code or currency))
+                found.append(split_parts(cell, code or currency))
             except ValueError as exc:
                 self.refused[i] = RowError(self.lines[i], str(exc), column)
                 found.append([])
@@ -893,15 +722,15 @@ class _Conversion:
             debits = money(debit_cells, seps["debit"]) if debit_i is not None else [None] * self.count
             credits = money(credit_cells, seps["credit"]) if credit_i is not None else [None] * self.count
             amounts = [
-                _split_amount(*both) if amount is None else amount
+                split_amount(*both) if amount is None else amount
                 for amount, *both in zip(amounts, debits, credits, debit_cells, credit_cells)
             ]
         if direction is not None:
             flags = columns[direction]
             signs = {flag: DIRECTION_WORDS.get(flag.strip().lower()) for flag in set(flags)}
-            amounts = [_directed(amount, flag.strip(), signs[flag]) for amount, flag in zip(amounts, flags)]
+            amounts = [directed(amount, flag.strip(), signs[flag]) for amount, flag in zip(amounts, flags)]
         if fee_i is not None:
-            amounts = list(map(_less_fee, amounts, money(columns[fee_i], seps["fee"])))
+            amounts = list(map(less_fee, amounts, money(columns[fee_i], seps["fee"])))
         lone = amount_i is not None and debit_i is None and credit_i is None and direction is None
         if lone and self.options.negate is None:
             amounts = self._credits_marked(columns[amount_i], amounts)
@@ -1176,7 +1005,7 @@ class _Conversion:
             codes = columns[orig_cur_i] if orig_cur_i is not None else [""] * self.count
             own = parsed.get("currency") or [None] * self.count
             originals = [
-                _original(raw.strip(), code.strip(), seps["original_amount"], amount, row or currency)
+                original_amount(raw.strip(), code.strip(), seps["original_amount"], amount, row or currency)
                 for raw, code, amount, row in zip(columns[orig_i], codes, parsed["amount"], own)
             ]
             parsed["original_amount"] = [value for value, _ in originals]
@@ -1239,7 +1068,7 @@ class _Conversion:
         each month's export (of either DKB layout) in one account and two accounts' exports apart."""
         found = []
         for cells in self.preamble:
-            title = _section_title(cells)
+            title = section_title(cells)
             if title:
                 found.append(title)
                 continue
@@ -1259,93 +1088,7 @@ class _Conversion:
         return next((line for line in found if line[1]), found[0] if found else (None, None, False))
 
 
-# A line naming the account of the table under it, in an export of several accounts' tables one
-# after the other, each with its own header: comdirect's `"Umsätze Girokonto";"Zeitraum: 30 Tage"`,
-# `"Umsätze Visa-Karte (Kreditkarte) ..9255 (Ismael)";…`, `"Umsätze Tagesgeld PLUS-Konto";…`.
-_SECTION_TITLE = re.compile(r"\s*ums(?:ä|ae)tze\s+(?P<product>[^\W\d_].*)", re.I)
-_SECTION_PERIOD = re.compile(r"\s*zeitraum\b", re.I)  # comdirect's second cell: `Zeitraum: 30 Tage`
-_CARD_PRODUCT = re.compile(r"karte\b|\bvisa\b|master\s*card|credit\s*card", re.I)
 _CREDIT_CARD_HEADER = re.compile(r"\bcredit ?card\b|\bkreditkart|\bcarte de credit\b|\bcreditcard")  # of a normalised header
-_PARENTHESES = re.compile(r"\([^)]*\)")
-_A_DATE = re.compile(r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4}")
-_SECURITY_COLUMNS = frozenset(("wkn", "isin", "stuck nom", "stuck", "stueck"))
-_CARD_DIGITS = re.compile(r"(?:\.\.|\*+|x+)\s*(\d{4})\b", re.I)  # `..9255`
-
-
-def _section_title(cells: list[str]) -> tuple[str, None, bool] | None:
-    """(name, number, is a card) of the account a section title names, or None for another line:
-    comdirect's `Umsätze Visa-Karte (Kreditkarte) ..9255 (Ismael)` is `comdirect Visa-Karte …9255`."""
-    match = _SECTION_TITLE.fullmatch(cells[0]) if cells and sum(map(bool, cells)) <= 2 else None
-    if match is None or not match["product"][0].isupper() or _A_DATE.search(match["product"]):
-        return None  # a product is a noun: `Umsätze vom 01.03.2024` names a period
-    product = " ".join(_PARENTHESES.sub(" ", match["product"]).split())  # `(Kreditkarte)`, the holder's `(Ismael)`
-    digits = _CARD_DIGITS.search(product)
-    if digits:
-        product = f"{product[: digits.start()].strip()} …{digits[1]}"
-    named = f"comdirect {product}" if len(cells) > 1 and _SECTION_PERIOD.match(cells[1]) else product
-    return named, None, bool(_CARD_PRODUCT.search(match["product"]))
-
-
-def _titled_tables(
-    lines: Sequence[int], records: list[list[str]], header_line: int | None
-) -> list[tuple[int, int | None, int, str | None]]:
-    """(first line, end line or None for the file's end, header line, why it is skipped or None)
-    of each table when the file holds several accounts' tables, each under a title line naming its
-    account and with a header of its own (they may differ: comdirect's card table has a `Referenz`
-    column); [] for one table. A title with no table under it (`Keine Umsätze vorhanden.`) is left
-    out with its lines; a table of securities trades (comdirect's `Depot`: `WKN`, `Stück / Nom.`)
-    is skipped with a warning, as its money moved in the cash account, whose table holds it too."""
-    if header_line is None or header_line not in lines:
-        return []
-    if not any(map(_section_title, records[: lines.index(header_line)])):
-        return []  # the usual file: no title above the (first) header, so no titled tables
-    titles = [i for i, cells in enumerate(records) if cells and _section_title(cells)]
-    if len(titles) < 2:
-        return []
-    tables, start = [], 0
-    for title, end in zip(titles, titles[1:] + [len(records)]):
-        header = next((i for i in range(title + 1, min(end, title + HEAD_LINES)) if header_score(records[i])), None)
-        if header is not None:
-            securities = not _SECURITY_COLUMNS.isdisjoint(map(normalise_header, records[header]))
-            skipped = f"line {lines[title]}: skipped the table {records[title][0].strip()!r}: securities trades, not payments" \
-                if securities else None
-            tables.append((lines[start], lines[end] if end < len(records) else None, lines[header], skipped))
-        start = end
-    return tables
-
-
-def _joined_sections(format_name: str, results: list[ParseResult]) -> ParseResult:
-    """The results of a file's tables as one, each table's rows under its own account (the title's
-    name is the key, so a title repeated in files joined by `cat` is the same account)."""
-    joined = ParseResult(format_name, [], [])
-    accounts: dict[str, ParsedAccount] = {}
-    parts: list[tuple[ParsedRows, list[str]]] = []
-    for n, result in enumerate(results, 1):
-        rows = ParsedRows.of(result.transactions)
-        if rows.has("account_key"):  # a table that names its rows' accounts itself
-            keys = rows.column("account_key")
-            for account in result.accounts:
-                accounts.setdefault(account.key, account)
-        elif result.accounts:  # (a skipped table has none)
-            account = result.accounts[0]
-            account.key = account.name or f"table {n}"
-            accounts.setdefault(account.key, account)
-            keys = [account.key] * len(rows)
-        else:
-            keys = []
-        parts.append((rows, keys))
-        joined.errors += result.errors
-        joined.warnings += result.warnings
-        joined.skipped_pending += result.skipped_pending
-        joined.skipped_reverted += result.skipped_reverted
-    names = dict.fromkeys(name for rows, _ in parts for name in rows.columns)
-    columns = {name: [value for rows, _ in parts for value in rows.column(name)] for name in names}
-    columns["account_key"] = [key for _, keys in parts for key in keys]
-    joined.transactions = ParsedRows(columns, len(columns["account_key"]))
-    joined.accounts = list(accounts.values())
-    joined.warnings = list(dict.fromkeys(joined.warnings))
-    joined.errors.sort(key=lambda e: e.line)
-    return joined
 
 
 _ACCOUNT_LABEL = re.compile(
@@ -1383,109 +1126,9 @@ def _trimmed(cells: list[str]) -> list[str]:
     return found
 
 
-def _minor(text: str, sep: str, exp: int, currency: str | None) -> int:
-    """Minor units of one cell."""
-    text = text.strip()
-    match = _PLAIN[sep].fullmatch(text)
-    if match:
-        sign, whole, frac = match.groups()
-        if frac is None or len(frac) <= exp:
-            value = int(whole) * 10**exp + (int(frac.ljust(exp, "0")) if frac else 0)
-            return -value if sign else value
-    return to_minor(parse_amount(text, sep), currency)
-
-
-def _minor_or_error(text: str, sep: str, exp: int, currency: str | None) -> int | None | AmountError:
-    if not text.strip():
-        return None
-    try:
-        return _minor(text, sep, exp, currency)
-    except AmountError as exc:
-        return exc
-
-
-def _money_column(
-    values: Sequence[str], sep: str, currency: str, row_currencies: list[str | None] | None = None
-) -> list[int | None | AmountError]:
-    """A column in minor units: None for an empty cell, the AmountError for an unreadable one.
-
-    A column of plain `-1234.56` cells (what most banks write) is recognised by one regex over the
-    whole column and converted by C-level maps; any other is read once per distinct cell, or per
-    row when rows carry currencies with different numbers of decimals.
-    """
-    exp = exponent(currency)
-    if row_currencies is not None and any(exponent(code) != exp for code in set(row_currencies) if code):
-        return [_minor_or_error(v, sep, exponent(c or currency), c or currency) for v, c in zip(values, row_currencies)]
-    # Mostly distinct cells (running balances) convert directly; repeated ones (amounts) once each.
-    sample = values[:1000]
-    cells = values if len(set(sample)) * 2 > len(sample) else list(set(values))
-    joined = "\n".join(cells)
-    if exp == 2 and joined.count("\n") == len(cells) - 1 and _PLAIN_COLUMN[sep].fullmatch(joined):
-        converted = list(map(int, joined.replace(sep, "").split("\n")))  # every cell is `-1234{sep}56`
-        if cells is values:
-            return converted
-        known = dict(zip(cells, converted))
-    else:
-        known = {value: _minor_or_error(value, sep, exp, currency) for value in set(values)}
-    return list(map(known.__getitem__, values))
-
-
-_GROUP_HEAD = re.compile(r"\(?[-+]?\s*[$€£]?\s*-?\d{1,3}")  # `-1` of `-1,250.00`, `$12` of `$12,000`
-_GROUP_TAIL = re.compile(r"\d{3}(?:\.\d{1,2})?\)?")  # `250.00`, `000`, `567.89)`
-
-
-def _grouped_cells_joined(cells: list[str], money: set[int], most: int) -> list[str]:
-    """`cells` with up to `most` cells taken back into the money cell before them that they
-    continue (`-1` then `250.00`, `1` then `234` then `567.89`)."""
-    joined: list[str] = []
-    i = 0
-    while i < len(cells):
-        cell = cells[i]
-        if len(joined) in money and most and _GROUP_HEAD.fullmatch(cell.strip()):
-            while most and i + 1 < len(cells) and "." not in cell and _GROUP_TAIL.fullmatch(cells[i + 1].strip()):
-                i, cell, most = i + 1, f"{cell},{cells[i + 1]}", most - 1
-        joined.append(cell)
-        i += 1
-    return joined
-
-
 def _lines_named(lines: list[int]) -> str:
     shown = ", ".join(map(str, lines[:MAX_LINES_NAMED]))
     return f"line{'s' if len(lines) > 1 else ''} {shown}" + (f" and {len(lines) - MAX_LINES_NAMED} more" if len(lines) > MAX_LINES_NAMED else "")
-
-
-def _split_amount(debit: int | None | AmountError, credit: int | None | AmountError, raw_debit: str, raw_credit: str):
-    """Debit/credit columns: a debit is an outflow and a credit an inflow whether or not the bank
-    signed it (Citi writes its credits negative)."""
-    if debit is None and credit is None:
-        return None
-    for value in (credit, debit):
-        if isinstance(value, AmountError):
-            return value
-    inflow, outflow = abs(credit or 0), abs(debit or 0)
-    if inflow and outflow:
-        # A real row moves money one way; both filled is usually `1,200.00` split by an unquoted comma.
-        return AmountError(f"both the debit ({raw_debit.strip()}) and the credit ({raw_credit.strip()}) column hold an amount")
-    return inflow - outflow
-
-
-def _less_fee(amount, fee):
-    """An amount after its fee column (a fee is always a cost); an unreadable fee is the row's error;
-    a row with only a fee (Capitec's monthly fee) costs that fee."""
-    if amount is None and fee.__class__ is int and fee:
-        return -abs(fee)
-    if amount.__class__ is not int or fee is None:
-        return amount
-    return amount - abs(fee) if fee.__class__ is int else fee
-
-
-def _directed(amount, flag: str, sign: int | None):
-    """Apply a D/C flag; a row left unflagged where only credits are marked (CR) is a charge."""
-    if amount.__class__ is not int:
-        return amount
-    if sign is not None:
-        return abs(amount) * sign
-    return -abs(amount) if not flag else amount
 
 
 def _dates(values: Sequence[str], column: DateColumn, distinct: Iterable[str]) -> list[date | None]:
@@ -1525,21 +1168,6 @@ def _join_text(cells: Sequence[str]) -> str:
     return " ".join(parts)
 
 
-def _currency_cell(cell: str) -> str | None:
-    """A currency column's cell as a code: a code as written (`usd`, and `BTC`, which no list of
-    ours holds), a symbol as its code (`£`, `R$`); a bare `$` names no one currency, so the row is
-    in the file's."""
-    text = cell.strip()
-    if text.isascii() and text.isalpha():
-        return currency_code(text) or text.upper()
-    return cell_currency(text)
-
-
-def _row_currency(cell: str) -> str | None:
-    """A cell's currency in a file of several: a bare `$` beside `€` and `£` cells is dollars."""
-    return cell_currency(cell) or ("USD" if "$" in cell else None)
-
-
 def _name_or_blank(cell: str) -> str:
     """A party cell as it is, or blank when it holds an account number or IBAN instead of a name."""
     return cell if _A_LETTER.search(cell) and not _IBAN.fullmatch(cell.replace(" ", "")) else ""
@@ -1562,44 +1190,8 @@ def _find_date(raws: list[str], date_cols: list[tuple[int, DateColumn]]) -> tupl
     return "", None, date_cols[0][0] if date_cols else None
 
 
-def _split_parts(cell: str, currency: str) -> list[ParsedSplit]:
-    """A ledger export's split parts (`[{"amount": "-60.00", "category": "Food:Groceries", ...}]`);
-    none for an empty cell. ValueError says what is wrong with one that can't be read."""
-    if not cell.strip():
-        return []
-    try:
-        parts = json.loads(cell)
-    except ValueError:
-        raise ValueError("not a JSON list of split parts") from None
-    if not isinstance(parts, list) or not all(isinstance(p, dict) and "amount" in p for p in parts):
-        raise ValueError("each split part needs an amount")
-    try:
-        return [ParsedSplit(to_minor(Decimal(str(p["amount"])), currency), _text(p.get("category")), _text(p.get("memo"))) for p in parts]
-    except (ArithmeticError, AmountError) as exc:
-        raise ValueError(f"a split part's amount can't be read ({exc})") from None
-
-
-def _text(value: object) -> str | None:
-    return str(value) if value not in (None, "") else None
-
-
 def _status(value: str) -> str:
     return "pending" if _PENDING.search(value) else "reverted" if _REVERTED.search(value) else "booked"
-
-
-def _original(raw: str, raw_currency: str, sep: str, amount, currency: str) -> tuple[int | None, str | None]:
-    """Foreign-currency amount: the cell may carry its code (`12.50 USD`); the sign follows the row.
-    None when it is in the row's own currency (Curve fills it on every row)."""
-    if not raw or amount.__class__ is not int:
-        return None, None
-    code = cell_currency(raw_currency) or cell_currency(raw)
-    if code == currency.upper():
-        return None, None
-    try:
-        value = abs(_minor(raw, sep, exponent(code), code))
-    except AmountError:
-        return None, None
-    return (-value if amount < 0 else value), code
 
 
 # ------------------------------------------------------------------------------------ the format

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Iterable
 
-from wilson.importers.csv_generic import DIRECTION_WORDS, Head, Options, head_of, layout_from_roles, parse_table, sniff
+from wilson.importers.csv_generic import DIRECTION_WORDS, Options, parse_table
 from wilson.importers.csv_headers import MONEY_ROLES, classify, currency_code
+from wilson.importers.csv_layout import Head, head_of, layout_from_roles, sniff
 from wilson.importers.dates import infer_date_format
 from wilson.importers.model import ImportRefused, ParseResult
 from wilson.money import AmountError, exponent, guess_decimal_separator, parse_amount

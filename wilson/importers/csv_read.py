@@ -1,6 +1,6 @@
 """CSV text to cells: records with the line each starts on, or whole columns in one split.
 
-Which row is the header and what each column means is the engine's business (`csv_generic`);
+Which row is the header and what each column means is the business of `csv_layout` and `csv_generic`;
 this module only turns text into cells, the csv module's way, as fast as the file allows.
 """
 

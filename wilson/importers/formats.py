@@ -64,7 +64,7 @@ def ranked_formats(text: str, source: str, forced: str | None = None) -> list[Fo
 
 def _unrecognised(text: str) -> str:
     """Why no format took the file; a table is told what was looked for in it."""
-    from wilson.importers.csv_generic import head_of, sniff
+    from wilson.importers.csv_layout import head_of, sniff
 
     head = sniff(head_of(text))
     if not head.not_csv and any(len(cells) > 1 for rows in head.rows.values() for _, cells in rows):
