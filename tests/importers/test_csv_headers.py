@@ -36,3 +36,31 @@ def test_a_japanese_header_is_read_by_name_in_yen(tmp_path) -> None:
     ]
     path.write_text("日付,金額,残高,摘要\n2025/03/03,-5780,124220,TOKYO\n2025/03/05,250000,374220,ACME\n", encoding="utf-8")
     assert parse_file(path).accounts[0].currency == "JPY"  # `残高` is a Japanese word: yen
+
+
+def _rows(path) -> list[tuple]:
+    result = parse_file(path)
+    return [result.accounts[0].currency] + [(t.posted, t.amount, t.description, t.pending) for t in result.transactions]
+
+
+def test_alipay_gbk_export_signs_by_its_direction_column(tmp_path) -> None:
+    """Alipay writes GBK, amounts without a sign beside `收/支` (in/out), a preamble and a summary
+    footer; a closed order (`交易关闭`) was never paid."""
+    header = "交易号,交易创建时间,类型,交易对方,商品名称,金额（元）,收/支,交易状态,备注\n"
+    rows = (
+        "2025031422001412345678901234\t,2025-03-14 18:22:05 ,即时到账交易,瑞幸咖啡,拿铁,23.45 ,支出,交易成功,\n"
+        "2025030522001412345678901235\t,2025-03-05 09:00:00 ,即时到账交易,阿克米有限公司,工资,2150.00 ,收入,交易成功,\n"
+        "2025030422001412345678901236\t,2025-03-04 10:00:00 ,即时到账交易,淘宝,耳机,99.00 ,支出,交易关闭,\n"
+    )
+    path = tmp_path / "alipay_record.csv"
+    path.write_bytes(("支付宝交易记录明细查询\n账号:[xxx@example.com]\n" + header + rows + "共3笔记录\n").encode("gbk"))
+    assert _rows(path) == [
+        "CNY", (date(2025, 3, 14), -2345, "瑞幸咖啡 拿铁", False), (date(2025, 3, 5), 215000, "阿克米有限公司 工资", False),
+    ]
+
+
+def test_korean_cp949_export_in_won(tmp_path) -> None:
+    path = tmp_path / "kb.csv"
+    text = "거래일시,적요,출금액,입금액,잔액\n2024.01.05 10:22,체크카드 스타벅스,4500,0,120000\n2024.01.06 09:00,급여,0,2500000,2620000\n"
+    path.write_bytes(text.encode("cp949"))
+    assert _rows(path) == ["KRW", (date(2024, 1, 5), -4500, "체크카드 스타벅스", False), (date(2024, 1, 6), 2500000, "급여", False)]

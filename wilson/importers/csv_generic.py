@@ -72,6 +72,7 @@ DIRECTION_WORDS = {
     "refund": 1, "debito": -1, "débito": -1, "credito": 1, "crédito": 1, "kredit": 1,  # Tatra banka: `Debet`/`Kredit`
     "neutral": -1,  # Wise: a conversion between own balances leaves one of them (see `_both_sides`)
     "χ": -1, "π": 1,  # Greek: Χρέωση, Πίστωση
+    "支出": -1, "收入": 1,  # Alipay's and WeChat Pay's `收/支`
 }
 _WORD = re.compile(r"[^\W\d_]{4,}")
 _UNITS = re.compile(r"\([^)\d]*\)")  # `(EUR)` under a header name
@@ -88,10 +89,13 @@ _TOTAL_TEXT = re.compile(r"((daily|day|grand|sub-?|monthly)\s*)?totals?(\s+for\b
 _PENDING = re.compile(
     r"pending|pendient|pendent|vorgemerkt|authori[sz]|in bearbeitung|en attente|nicht gebucht|ausstehend|^offen$|^neu$|^reserve|^varaus"
     r"|^venter\b|^v(?:ä|a)ntande"  # Danske: `Venter`, waiting
-    r"|autorizzat|in lavorazione|non contabilizzat|da contabilizzare", re.I  # Fineco's `Autorizzato`
+    r"|autorizzat|in lavorazione|non contabilizzat|da contabilizzare"  # Fineco's `Autorizzato`
+    r"|^等待|处理中|處理中",  # Alipay's `等待付款`, processing
+    re.I,
 )
 _REVERTED = re.compile(
-    r"revert|declin|fail|cancel|storn|abgelehnt|r(?:ü|ue|u)ckg(?:ä|ae|a)ngig|reject|void|refus|rechaz|recus|rifiut|geweigerd|afgewezen|odrzuc",
+    r"revert|declin|fail|cancel|storn|abgelehnt|r(?:ü|ue|u)ckg(?:ä|ae|a)ngig|reject|void|refus|rechaz|recus|rifiut|geweigerd|afgewezen|odrzuc"
+    r"|交易关闭|交易關閉|失败|失敗|已撤销|已取消",  # Alipay: a closed (never paid) order, failed, cancelled
     re.I,
 )
 _SUMMARY = re.compile(

@@ -214,6 +214,31 @@ _JAPANESE: dict[str, tuple[str, ...]] = {
     "text": ("入出金先内容", "入出金内容", "摘要", "摘要内容", "内容", "取引内容", "お取引内容", "お取り扱い内容", "利用店名・商品名", "ご利用店名"),
     "notes": ("メモ",),
 }
+# Chinese, simplified and traditional (ICBC, CCB, China Merchants Bank, Alipay; Taiwan's and Hong
+# Kong's banks), and Korean (KB, Shinhan, Woori, KakaoBank). Dates are year first in both.
+_CHINESE: dict[str, tuple[str, ...]] = {
+    "date:1": ("交易日期", "交易时间", "交易時間", "记账日期", "記帳日期", "入账日期", "入帳日期", "日期", "交易创建时间"),
+    "amount": ("交易金额", "交易金額", "金额", "发生额", "發生額"),
+    "debit": ("支出金额", "支出金額", "支出", "借方发生额", "借方金额", "借方金額", "转出金额", "提款", "提款金額"),
+    "credit": ("存入金额", "存入金額", "收入金额", "收入金額", "收入", "贷方发生额", "贷方金额", "貸方金額", "转入金额", "存款", "存款金額"),
+    "balance": ("余额", "餘額", "账户余额", "帳戶餘額", "联机余额", "可用余额", "結餘"),
+    "text": ("交易摘要", "交易说明", "交易說明", "用途", "附言", "商品说明", "商品名称", "備註", "备注", "说明"),
+    "payee": ("对方户名", "對方戶名", "对方账户名称", "交易对方", "对方名称", "對方名稱"),
+    "kind": ("交易类型", "交易類型", "交易类别"),
+    "status": ("交易状态", "交易狀態", "当前状态"),
+    "bank_id": ("交易号", "交易单号", "交易流水号"),
+    "direction": ("收 支", "收支"),
+}
+_KOREAN: dict[str, tuple[str, ...]] = {
+    "date:1": ("거래일시", "거래일자", "거래일", "일자", "거래 일시"),
+    "amount": ("거래금액", "금액"),
+    "debit": ("출금액", "출금", "출금금액", "찾으신금액"),
+    "credit": ("입금액", "입금", "입금금액", "맡기신금액"),
+    "balance": ("잔액", "거래후잔액", "거래후 잔액", "잔고"),
+    "text": ("적요", "내용", "거래내용", "기재내용", "메모"),
+    "payee": ("받는분", "보낸분 받는분", "거래처"),
+    "kind": ("거래구분", "구분"),
+}
 _PATTERNS = (
     (re.compile(r"(vwz|verwendungszweck|description|transaction ref|details|memo|omschrijving|beschreibung|item) ?\d{1,2}"), "text"),
     (re.compile(r"(empfaenger|empfanger|auftraggeber|beguenstigter|begunstigter) ?\d"), "payee"),  # HypoVereinsbank's `Empfaenger 1`
@@ -225,6 +250,7 @@ _SYMBOL_CURRENCY = (
     ("£", "GBP"), ("¥", "JPY"), ("₹", "INR"), ("₩", "KRW"), ("₺", "TRY"), ("zł", "PLN"), ("Kč", "CZK"),
     ("₪", "ILS"), ("₱", "PHP"), ("฿", "THB"), ("₫", "VND"), ("₦", "NGN"), ("RM", "MYR"), ("Rs", "INR"),
     ("円", "JPY"),  # Rakuten's `入出金(円)`
+    ("元", "CNY"),  # `金额(元)`
 )
 _PARENTHETICAL = re.compile(r"[(（]([^)）]*)[)）]")  # Japanese headers write full-width ones: `残高（円）`
 _CODE_SUFFIX = re.compile(r"(.+?) (?:in |en )?([a-z]{3}|euros?)")
@@ -238,6 +264,10 @@ _LANGUAGE_CURRENCY = {
     "zauctovana castka": "CZK",
     # Japanese words Chinese does not write (`金額` it does): yen
     **dict.fromkeys(("入出金", "残高", "差引残高", "取引後残高", "支払い金額", "預かり金額", "お引出し", "お預入れ", "利用金額"), "JPY"),
+    **dict.fromkeys((  # simplified Chinese (`额`, `账`, `转`, `贷`): yuan
+        "交易金额", "金额", "发生额", "支出金额", "借方发生额", "借方金额", "转出金额", "存入金额", "收入金额", "贷方发生额",
+        "贷方金额", "转入金额", "余额", "账户余额", "联机余额", "可用余额",
+    ), "CNY"),
     **dict.fromkeys(("סכום", "סכום חיוב", "סכום בש ח", "חובה", "זכות", "יתרה", "יתרה בש ח", "יתרה בשח"), "ILS"),  # Hebrew: shekels
 }
 MONEY_ROLES = ("amount", "debit", "credit", "balance", "fee", "original_amount", "amount_alt", "hold")
@@ -258,7 +288,8 @@ def normalise_header(name: str) -> str:
 
 def _build_lookup() -> dict[str, tuple[str, int, bool]]:
     lookup: dict[str, tuple[str, int, bool]] = {}
-    for european, table in ((False, _ENGLISH), (True, _OTHER), (True, _CYRILLIC), (True, _GREEK), (False, _HEBREW), (False, _JAPANESE)):
+    for european, table in ((False, _ENGLISH), (True, _OTHER), (True, _CYRILLIC), (True, _GREEK), (False, _HEBREW), (False, _JAPANESE), (False, _CHINESE),
+                            (False, _KOREAN)):
         for key, names in table.items():
             role, _, prio = key.partition(":")
             for name in names:
@@ -316,7 +347,12 @@ def cell_currency(text: str) -> str | None:
 
 def language_currency(header: str) -> str | None:
     """The currency an amount header's language implies where one currency is used (Danish `Beløb`)."""
-    return _LANGUAGE_CURRENCY.get(normalise_header(header))
+    key = normalise_header(header)
+    return _LANGUAGE_CURRENCY.get(key) or ("KRW" if key in _KOREAN_MONEY else None)
+
+
+# Korean is written only where the won is; its syllables, normalised, are keys of their letters.
+_KOREAN_MONEY = frozenset(normalise_header(name) for role in MONEY_ROLES if role in _KOREAN for name in _KOREAN[role])
 
 
 _IN_A_CURRENCY = ("total", "subtotal")  # amounts only beside a currency: `Total (AUD)`, `Subtotal (Transaction Currency)`

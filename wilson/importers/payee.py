@@ -25,7 +25,7 @@ _COUNTRIES = "USA|GBR|GB|UK|IRL|IE|DEU|FRA|NLD|ESP|ITA|CHE|AUT|BEL|CAN|AUS|NZL|L
 # Aliases for merchants whose descriptors are mostly noise; checked before anything else.
 _ALIASES = [
     (re.compile(r"^(?:AMZN|AMAZON)\s*PRIME\b", re.I), "Amazon Prime"),
-    (re.compile(r"^AMZN\b|^AMAZON\s*(?:MKTP|MKTPL|MARKETPLACE)\b|^AMAZON\.(?:COM|CO\.UK|DE)\s*\*", re.I), "Amazon"),
+    (re.compile(r"^AMZN\b|^AMAZON\s*(?:MKTP|MKTPL|MARKETPLACE)\b|^AMAZON\.(?:COM(?:\.AU)?|CO\.(?:UK|JP)|DE|CA|FR|IT|ES)\b", re.I), "Amazon"),
     (re.compile(r"^UBER\s*\*?\s*EATS\b", re.I), "Uber Eats"),
     (re.compile(r"^UBER\b", re.I), "Uber"),
     (re.compile(r"^LYFT\b", re.I), "Lyft"),
