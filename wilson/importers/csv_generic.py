@@ -16,7 +16,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from functools import cached_property, partial
-from operator import itemgetter
+from itertools import compress
+from operator import itemgetter, not_
 
 from wilson.importers.csv_headers import (
     MONEY_ROLES, cell_currency, classify, currency_code, header_currency, language_currency, normalise_header,
@@ -27,6 +28,7 @@ from wilson.importers.csv_money import (
 )
 from wilson.importers.csv_read import has_long_line, read_records, uniform_columns
 from wilson.importers.csv_sections import joined_sections, section_title, titled_tables
+from wilson.importers.csv_statement import disagreement, stated_balances
 from wilson.importers.dates import DMY, DateColumn, infer_date_format
 from wilson.importers.model import (
     ACCOUNT_TYPES, CARD_NAME, ImportRefused, ParsedAccount, ParsedRows, ParseResult, ParsedSplit, RowError, name_from_file, payee_of,
@@ -601,8 +603,27 @@ class _Conversion:
         rows = ParsedRows(parsed, count).take(kept)
         result.transactions = rows
         result.accounts = self._accounts(rows, currency)
+        if self.preamble and "balance" not in single and len(result.accounts) == 1 and not rows.has("currency"):
+            self._stated_balance(result, rows, seps.get("amount") or seps.get("debit") or ".", date_cols, currency)
         result.errors.sort(key=lambda e: e.line)
         return result
+
+    def _stated_balance(
+        self, result: ParseResult, rows: ParsedRows, sep: str, date_cols: list[tuple[int, DateColumn]], currency: str
+    ) -> None:
+        """The balance the lines above the table state (see `csv_statement`) is the account's, when
+        no running balance gives one; a card's `Current balance` is what is owed, of no sure sign."""
+        account = result.accounts[0]
+        if account.type == "credit_card":
+            return
+        stated = stated_balances(self.preamble, sep, currency, date_cols[0][1].parse if date_cols else lambda text: None)
+        if stated.closing is None:
+            return
+        account.balance, account.balance_date = stated.closing, stated.as_of
+        held = rows.column("pending") if rows.has("pending") else [False] * len(rows)
+        warning = disagreement(stated, compress(rows.column("amount"), map(not_, held)), currency)
+        if warning:
+            result.warnings.append(warning)
 
     def _both_sides(
         self, parsed: dict[str, list], kept: list[int], direction: int, currency: str, european: bool, thousandths: bool

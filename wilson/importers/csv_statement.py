@@ -1,0 +1,90 @@
+"""The balances a CSV export states in the lines above its table, as a statement does.
+
+DKB writes `Kontostand vom 31.03.2025:;1.234,56 EUR`, Nationwide `Account Balance:,£1,234.56`, ING
+`Saldo;1.234,56;EUR`, comdirect `Neuer Kontostand`, Bank of America `Ending balance as of
+01/31/2025`. With no running-balance column that is the only balance the file gives: it becomes the
+account's, as an OFX's ledger balance does, and with an opening balance beside it the rows between
+are checked against the two.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import date
+
+from wilson.money import AmountError, format_minor, parse_amount, to_minor
+
+# A date inside the label (`Kontostand vom 31.03.2025:`, `Solde au 31/03/2025`) says when.
+_LABEL_DATE = re.compile(r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4}")
+_AS_OF = r"(?:\s+(?:as\s+(?:of|at)|on|at|vom|am|au|al|per|del|du))?"
+_CLOSING = re.compile(
+    r"(?:(?:closing|ending|current|new|account|ledger|statement|booked)\s+)?balance" + _AS_OF
+    + r"|(?:neuer|aktueller)\s+kontostand|kontostand(?:\s+neu)?" + _AS_OF
+    + r"|endsaldo|schlusssaldo|eindsaldo|saldo(?:\s+(?:neu|final|finale|actual|atual|eind|koncowe|końcowe))?" + _AS_OF
+    + r"|solde(?:\s+(?:final|actuel|comptable))?" + _AS_OF + r"|utg[aå]ende\s+saldo|loppusaldo",
+    re.I,
+)
+_OPENING = re.compile(
+    r"(?:opening|beginning|starting|previous)\s+balance" + _AS_OF
+    + r"|alter\s+kontostand|anfangssaldo|beginsaldo|alkusaldo|ing[aå]ende\s+saldo"
+    + r"|saldo\s+(?:alt|anfang|anterior|inicial|iniziale|poczatkowe|początkowe)" + _AS_OF
+    + r"|solde\s+(?:initial|precedent|précédent)" + _AS_OF,
+    re.I,
+)
+
+
+@dataclass
+class StatedBalances:
+    opening: int | None = None
+    closing: int | None = None
+    as_of: date | None = None  # the closing balance's date, when its label gives one
+
+
+def stated_balances(
+    lines: Iterable[list[str]], decimal_sep: str, currency: str, read_date: Callable[[str], date | None]
+) -> StatedBalances:
+    """The first opening and closing balance the lines name, each a label and an amount in the
+    cells after it (or after a `:` in one cell). `Available balance` is not the account's: it
+    leaves out what is held."""
+    found = StatedBalances()
+    for cells in lines:
+        named = [cell.strip() for cell in cells if cell.strip()]
+        if len(named) == 1 and ":" in named[0]:
+            named = [part.strip() for part in named[0].rsplit(":", 1)]
+        if len(named) < 2:
+            continue
+        day = _LABEL_DATE.search(named[0])
+        label = " ".join(_LABEL_DATE.sub(" ", named[0]).strip(" :").split())
+        closing = found.closing is None and _CLOSING.fullmatch(label)
+        if not (closing or (found.opening is None and _OPENING.fullmatch(label))):
+            continue
+        amount = _amount(named[1], decimal_sep, currency)
+        if amount is None:
+            continue
+        if closing:
+            found.closing, found.as_of = amount, read_date(day[0]) if day else None
+        else:
+            found.opening = amount
+    return found
+
+
+def _amount(text: str, decimal_sep: str, currency: str) -> int | None:
+    try:
+        return to_minor(parse_amount(text, decimal_sep), currency)
+    except (AmountError, ValueError):
+        return None
+
+
+def disagreement(stated: StatedBalances, booked: Iterable[int], currency: str) -> str | None:
+    """A warning when the booked rows do not lead from the opening balance to the closing one."""
+    if stated.opening is None or stated.closing is None:
+        return None
+    total = sum(booked)
+    if stated.opening + total == stated.closing:
+        return None
+    return (
+        f"the rows add up to {format_minor(total, currency)}, but the statement's balance goes from"
+        f" {format_minor(stated.opening, currency)} to {format_minor(stated.closing, currency)}"
+    )
