@@ -133,8 +133,6 @@ _FREQUENCIES = {
     ))),
 }
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
-# Anchored at a line's start: unanchored, each ASCII line would be scanned once from every byte of it.
-_NON_ASCII_LINE = re.compile(rb"^[^\n]*[\x80-\xff][^\n]*", re.M)
 _NON_ASCII = re.compile(rb"[\x80-\xff]+")
 _SAMPLE_BYTES = 64 * 1024
 _DECLARED = re.compile(rb"^\s*CHARSET:\s*([\w-]+)|\bencoding\s*=\s*[\"']([\w-]+)[\"']", re.I | re.M)
@@ -169,7 +167,7 @@ def _decode_legacy(data: bytes) -> str:
     are UTF-8 stay UTF-8. Exports joined from two sources mix them (`CAFÉ` from one, `CAFÉ` in
     cp1252 from the other); a legacy line is almost never valid UTF-8 by accident."""
     encoding = _declared_encoding(data) or _legacy_encoding(data)
-    accented = _NON_ASCII_LINE.findall(data)
+    accented = _accented_lines(data)
     if not any(map(_is_utf8, accented)):
         return data.decode(encoding, errors="replace")
     return "\n".join(
@@ -264,6 +262,12 @@ def _in_runs(text: str) -> bool:
     return written >= _EAST_ASIAN_LEAST and sum(map(len, _EAST_ASIAN_RUN.findall(text))) * 2 >= written
 
 
+def _accented_lines(data: bytes) -> list[bytes]:
+    """The lines holding a byte over 0x7F. A split and a C-level test per line: a regex looking
+    for one on every line took 0.16 s over a 7 MB export whose header alone had an umlaut."""
+    return [line for line in data.split(b"\n") if not line.isascii()]
+
+
 def _decodes(data: bytes, encoding: str) -> bool:
     try:
         data.decode(encoding)
@@ -293,7 +297,7 @@ def _legacy_encoding(data: bytes) -> str:
     French as cp1250). A sample written mostly in runs of high bytes apart from Latin letters is
     first offered to the non-Latin code pages.
     """
-    sample = b"\n".join(_NON_ASCII_LINE.findall(data[: _SAMPLE_BYTES * 16]))[:_SAMPLE_BYTES]
+    sample = b"\n".join(_accented_lines(data[: _SAMPLE_BYTES * 16]))[:_SAMPLE_BYTES]
     found = _east_asian(sample)
     if found:
         return found
