@@ -144,6 +144,8 @@ class _QifParser:
         self.dotted_dates = any(line[:1] == "D" and _DOTTED_DATE.fullmatch(line[1:].strip()) for line in self.lines)
         amounts = [line[1:] for line in self.lines if line[:1] in ("T", "U", "$")]
         self.decimal_sep = guess_decimal_separator(amounts)
+        self.minors: dict[str, int] = {}
+        self.dates: dict[str, date] = {}
         self.result = ParseResult(format="qif", transactions=[], accounts=[])
         self.accounts: dict[str, ParsedAccount] = {}
         self.account_name: str | None = None  # from the latest `!Account` block
@@ -253,7 +255,7 @@ class _QifParser:
         posted = amount = None
         date_text, date_line = values.get("D", ("", record.line))
         try:
-            posted = _parse_date(date_text, self.order)
+            posted = self.date(date_text)
         except _YearError as error:
             errors.append(RowError(date_line, f"invalid date {date_text!r}: {error}", column="D"))
         except ValueError:
@@ -367,8 +369,19 @@ class _QifParser:
             )
 
     def minor(self, text: str) -> int:
-        """Minor units of the user's currency (QIF states none): yen have no cents, dinars three decimals."""
-        return to_minor(self.number(text), self.currency)
+        """Minor units of the user's currency (QIF states none): yen have no cents, dinars three
+        decimals. Once per distinct text: a long file repeats its amounts."""
+        value = self.minors.get(text)
+        if value is None:
+            value = self.minors[text] = to_minor(self.number(text), self.currency)
+        return value
+
+    def date(self, text: str) -> date:
+        """Once per distinct text: a file repeats its few hundred days across thousands of rows."""
+        day = self.dates.get(text)
+        if day is None:
+            day = self.dates[text] = _parse_date(text, self.order)
+        return day
 
     def number(self, text: str) -> Decimal:
         if not _DIGIT.search(text):  # also keeps a lone `-` away from parse_amount, which trips on it
