@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wilson.importers.formats import choose_format, read_bytes
+from wilson.importers.formats import choose_format, parse_file, read_bytes
 from wilson.importers.model import ParseResult
 from wilson.importers.text import decode
 
@@ -26,3 +26,10 @@ def parse_fixture(name: str, expected_format: str) -> ParseResult:
     assert result.format == expected_format
     assert result.errors == []
     return result
+
+
+def parse_written(tmp_path: Path, text: str, encoding: str = "utf-8") -> ParseResult:
+    """The parse of `text` written to a file in `encoding`, as `wilson import` reads it."""
+    path = tmp_path / "export.csv"
+    path.write_bytes(text.encode(encoding))
+    return parse_file(path)

@@ -17,15 +17,11 @@ from wilson.importers.csv_read import has_long_line, uniform_columns
 from wilson.importers.formats import parse_file
 from wilson.importers.model import ImportRefused
 
-
-def parse(tmp_path: Path, text: str) -> object:
-    path = tmp_path / "export.csv"
-    path.write_text(text, encoding="utf-8")
-    return parse_file(path)
+from parsed_fixtures import parse_written
 
 
 def test_a_uk_sort_code_export_is_pounds_and_day_first(tmp_path: Path) -> None:
-    result = parse(tmp_path, (
+    result = parse_written(tmp_path, (
         "Transaction Date,Transaction Type,Sort Code,Account Number,Transaction Description,Debit Amount,Credit Amount,Balance\n"
         "03/01/2025,DEB,'11-22-33,12345678,TESCO STORES 1234,12.50,,987.50\n"
         "02/01/2025,FPI,'11-22-33,12345678,SALARY ACME LTD,,1000.00,1000.00\n"
@@ -35,17 +31,17 @@ def test_a_uk_sort_code_export_is_pounds_and_day_first(tmp_path: Path) -> None:
 
 
 def test_euro_amounts_mean_day_first_dates(tmp_path: Path) -> None:
-    result = parse(tmp_path, "Date,Description,Amount\n04/03/2025,Boulangerie,€-4.20\n05/03/2025,Café,€-3.10\n")
+    result = parse_written(tmp_path, "Date,Description,Amount\n04/03/2025,Boulangerie,€-4.20\n05/03/2025,Café,€-3.10\n")
     assert [t.posted for t in result.transactions] == [date(2025, 3, 4), date(2025, 3, 5)]
 
 
 def test_dollar_files_stay_month_first(tmp_path: Path) -> None:
-    result = parse(tmp_path, "Date,Description,Amount\n04/03/2025,Deli,$-4.20\n")
+    result = parse_written(tmp_path, "Date,Description,Amount\n04/03/2025,Deli,$-4.20\n")
     assert result.transactions[0].posted == date(2025, 4, 3)
 
 
 def test_an_amount_split_by_an_unquoted_thousands_comma_is_read_whole(tmp_path: Path) -> None:
-    result = parse(tmp_path, (
+    result = parse_written(tmp_path, (
         "Date,Payee,Category,Memo,Outflow,Inflow\n"
         "2025-01-05,Landlord,Rent,,£1,200.00,\n"
         "2025-01-06,Grocer,Food,,12.00,\n"
@@ -59,7 +55,7 @@ def test_a_chase_row_with_bare_thousands_commas_books_its_amount_and_balance(tmp
     header: the split rows are the ones wider than the rest, and a file where most rows are split
     (balances over 1,000) is read too."""
     header = "Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #\n"
-    result = parse(tmp_path, header + (
+    result = parse_written(tmp_path, header + (
         "DEBIT,03/03/2025,RENT ACME PROPERTIES,-1,250.00,ACH_DEBIT,1,234,567.89,,\n"
         "DEBIT,03/02/2025,STARBUCKS,-5.75,DEBIT_CARD,1,235,817.89,,\n"
         "DEBIT,03/01/2025,DELI,-4.25,DEBIT_CARD,1,235,823.64,,\n"
@@ -70,7 +66,7 @@ def test_a_chase_row_with_bare_thousands_commas_books_its_amount_and_balance(tmp
 
 
 def test_a_row_wider_than_the_header_that_no_amount_explains_is_a_row_error(tmp_path: Path) -> None:
-    result = parse(tmp_path, "Date,Description,Amount\n2025-01-05,Landlord, Inc,-1200.00\n2025-01-06,Grocer,-12.00\n")
+    result = parse_written(tmp_path, "Date,Description,Amount\n2025-01-05,Landlord, Inc,-1200.00\n2025-01-06,Grocer,-12.00\n")
     assert [t.amount for t in result.transactions] == [-1200]
     assert [e.line for e in result.errors] == [2] and "header has 3" in result.errors[0].message
 
@@ -78,13 +74,13 @@ def test_a_row_wider_than_the_header_that_no_amount_explains_is_a_row_error(tmp_
 def test_a_whole_amount_before_a_three_digit_balance_is_not_taken_for_one_number(tmp_path: Path) -> None:
     """Rows one comma wider than the header are this file's shape: `-12` and `345.67` are an
     amount and a balance, not -12,345.67."""
-    result = parse(tmp_path, "Date,Description,Amount,Balance\n2025-01-05,Deli,-12,345.67,\n2025-01-06,Grocer,-3.50,342.17,\n")
+    result = parse_written(tmp_path, "Date,Description,Amount,Balance\n2025-01-05,Deli,-12,345.67,\n2025-01-06,Grocer,-3.50,342.17,\n")
     assert [(t.amount, t.balance) for t in result.transactions] == [(-1200, 34567), (-350, 34217)]
     assert not any("thousands" in w for w in result.warnings)
 
 
 def test_a_huge_field_costs_only_its_own_row(tmp_path: Path) -> None:
-    result = parse(tmp_path, f"Date,Description,Amount\n2025-01-01,{'A' * 300_000},-1.00\n2025-01-02,B,-2.00\n")
+    result = parse_written(tmp_path, f"Date,Description,Amount\n2025-01-01,{'A' * 300_000},-1.00\n2025-01-02,B,-2.00\n")
     assert [t.amount for t in result.transactions] == [-200]
     assert [e.line for e in result.errors] == [2]
 
@@ -123,18 +119,18 @@ def test_long_line_check_agrees_with_measuring_every_line(text: str, limit: int)
 
 def test_a_footnote_after_the_last_row_is_not_part_of_its_description(tmp_path: Path) -> None:
     """Joined to the payroll row, the note made the same row in the next export look new."""
-    result = parse(tmp_path, (
+    result = parse_written(tmp_path, (
         "Date,Description,Amount\n03/01/2024,COFFEE,-4.50\n03/02/2024,PAYROLL,2000.00\n"
         ',"* Pending transactions are not included in this download",\n,"Questions? Call 1-800-555-0100",\n'
     ))
     assert [t.description for t in result.transactions] == ["COFFEE", "PAYROLL"]
     assert result.errors == [] and len(result.warnings) == 2 and "a note after the last row" in result.warnings[0]
-    wrapped = parse(tmp_path, (  # a row's text run on to the next line, also in the last row: not a footnote
+    wrapped = parse_written(tmp_path, (  # a row's text run on to the next line, also in the last row: not a footnote
         "Transaction date,Value date,Description,Withdrawals (SGD),Deposits (SGD)\n"
         "02/01/2024,02/01/2024,FAST PAYMENT,50.00,\n,,to TAN AH KOW OTHR - Lunch,,\n"
     ))
     assert [t.description for t in wrapped.transactions] == ["FAST PAYMENT to TAN AH KOW OTHR - Lunch"]
-    after_a_wrap = parse(tmp_path, (
+    after_a_wrap = parse_written(tmp_path, (
         "Date,Description,Amount\n01/03/2024,AMAZON MKTPLACE PMTS,-20.00\n,AMZN.COM/BILL WA,\n01/05/2024,SHELL OIL 5744,-40.00\n"
         ",Pending transactions are not included in this download,\n"
     ))
@@ -142,9 +138,9 @@ def test_a_footnote_after_the_last_row_is_not_part_of_its_description(tmp_path: 
 
 
 def test_footers_with_their_figure_in_a_money_column_are_skipped(tmp_path: Path) -> None:
-    net = parse(tmp_path, "Date,Description,Amount\n03/01/2024,COFFEE,-4.50\n03/02/2024,PAYROLL,2000.00\n,Total Debits,-4.50\n,Net Change,1995.50\n")
+    net = parse_written(tmp_path, "Date,Description,Amount\n03/01/2024,COFFEE,-4.50\n03/02/2024,PAYROLL,2000.00\n,Total Debits,-4.50\n,Net Change,1995.50\n")
     assert (len(net.transactions), net.errors) == (2, [])
-    balance = parse(tmp_path, (
+    balance = parse_written(tmp_path, (
         "Buchungstag;Wert;Umsatzart;Verwendungszweck;Soll;Haben;Währung\n"
         "31.01.2024;31.01.2024;Lastschrift;REWE SAGT DANKE;-45,67;;EUR\n30.01.2024;30.01.2024;Gutschrift;Gehalt;;3.100,00;EUR\n"
         ";;;;;;\nKontostand;31.01.2024;;;;2.033,83;EUR\n"
@@ -153,7 +149,7 @@ def test_footers_with_their_figure_in_a_money_column_are_skipped(tmp_path: Path)
 
 
 def test_apostrophe_thousands_are_swiss_francs_when_the_file_names_no_currency(tmp_path: Path) -> None:
-    result = parse(tmp_path, "Datum;Buchungstext;Belastung;Gutschrift;Saldo\n31.01.2024;Migros Zürich;1'234.50;;10'000.00\n")
+    result = parse_written(tmp_path, "Datum;Buchungstext;Belastung;Gutschrift;Saldo\n31.01.2024;Migros Zürich;1'234.50;;10'000.00\n")
     assert (result.accounts[0].currency, result.accounts[0].currency_stated) == ("CHF", False)
     assert [t.amount for t in result.transactions] == [-123450]
 
@@ -161,9 +157,9 @@ def test_apostrophe_thousands_are_swiss_francs_when_the_file_names_no_currency(t
 def test_balance_footers_as_german_banks_word_them_and_a_dated_net_change_are_skipped(tmp_path: Path) -> None:
     rows = "Buchungstag;Verwendungszweck;Betrag\n31.01.2024;REWE;-45,67\n30.01.2024;Gehalt;3.100,00\n"
     for footer in ("Kontostand:;;2.033,83", "Aktueller Kontostand;;2.033,83", "Kontostand in EUR;;2.033,83"):
-        result = parse(tmp_path, rows + footer + "\n")
+        result = parse_written(tmp_path, rows + footer + "\n")
         assert ([t.amount for t in result.transactions], result.errors) == ([-4567, 310000], []), footer
-    net = parse(tmp_path, "Date,Description,Amount\n03/01/2024,COFFEE,-4.50\n03/02/2024,PAYROLL,2000.00\n03/02/2024,Net Change,1995.50\n")
+    net = parse_written(tmp_path, "Date,Description,Amount\n03/01/2024,COFFEE,-4.50\n03/02/2024,PAYROLL,2000.00\n03/02/2024,Net Change,1995.50\n")
     assert [t.description for t in net.transactions] == ["COFFEE", "PAYROLL"]
 
 

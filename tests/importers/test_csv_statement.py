@@ -5,17 +5,11 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
-from wilson.importers.formats import parse_file
-
-
-def _parse(tmp_path: Path, text: str, encoding: str = "utf-8"):
-    path = tmp_path / "export.csv"
-    path.write_bytes(text.encode(encoding))
-    return parse_file(path)
+from parsed_fixtures import parse_written
 
 
 def test_dkb_kontostand_above_the_table_is_the_balance_on_its_date(tmp_path: Path) -> None:
-    result = _parse(tmp_path, (
+    result = parse_written(tmp_path, (
         '"Kontonummer:";"DE12120300001234567890 / Girokonto";\n\n"Von:";"01.03.2025";\n"Bis:";"31.03.2025";\n'
         '"Kontostand vom 31.03.2025:";"1.234,56 EUR";\n\n'
         '"Buchungstag";"Wertstellung";"Buchungstext";"Auftraggeber / Begünstigter";"Verwendungszweck";"Betrag (EUR)";\n'
@@ -27,10 +21,10 @@ def test_dkb_kontostand_above_the_table_is_the_balance_on_its_date(tmp_path: Pat
 
 
 def test_label_and_amount_in_one_cell_and_available_balance_is_not_the_accounts(tmp_path: Path) -> None:
-    french = _parse(tmp_path, "Solde au 31/03/2025 : 1 234,56 €\n\nDate;Libellé;Débit euros;Crédit euros\n"
+    french = parse_written(tmp_path, "Solde au 31/03/2025 : 1 234,56 €\n\nDate;Libellé;Débit euros;Crédit euros\n"
                               "28/03/2025;CB CARREFOUR;45,20;\n15/03/2025;VIR SALAIRE;;2 500,00\n")
     assert (french.accounts[0].balance, french.accounts[0].balance_date) == (123456, date(2025, 3, 31))
-    singapore = _parse(tmp_path, 'Account details for:,360 Account 123-456789-001\nAvailable Balance,"1,300.00"\n'
+    singapore = parse_written(tmp_path, 'Account details for:,360 Account 123-456789-001\nAvailable Balance,"1,300.00"\n'
                                  'Ledger Balance,"1,234.56"\n\nTransaction date,Description,Withdrawals (SGD),Deposits (SGD)\n'
                                  "02/01/2025,SHENG SIONG,12.50,\n03/01/2025,SALARY,,100.00\n")
     assert (singapore.accounts[0].balance, singapore.accounts[0].balance_date) == (123456, None)  # as of the last row
@@ -38,16 +32,16 @@ def test_label_and_amount_in_one_cell_and_available_balance_is_not_the_accounts(
 
 def test_opening_and_closing_balances_check_the_rows(tmp_path: Path) -> None:
     rows = "\nDate,Description,Amount\n2025-03-15,Salary,2500.00\n2025-03-28,Groceries,-45.20\n"
-    agreeing = _parse(tmp_path, "Opening balance,100.00\nClosing balance,2554.80\n" + rows)
+    agreeing = parse_written(tmp_path, "Opening balance,100.00\nClosing balance,2554.80\n" + rows)
     assert (agreeing.accounts[0].balance, agreeing.warnings) == (255480, [])
-    disagreeing = _parse(tmp_path, "Opening balance,100.00\nClosing balance,2600.00\n" + rows)
+    disagreeing = parse_written(tmp_path, "Opening balance,100.00\nClosing balance,2600.00\n" + rows)
     assert disagreeing.warnings == ["the rows add up to 2454.80, but the statement's balance goes from 100.00 to 2600.00"]
 
 
 def test_a_running_balance_column_or_a_card_keeps_its_own_reading(tmp_path: Path) -> None:
-    running = _parse(tmp_path, "Closing balance,999.00\n\nDate,Description,Amount,Balance\n"
+    running = parse_written(tmp_path, "Closing balance,999.00\n\nDate,Description,Amount,Balance\n"
                                "2025-03-15,Salary,2500.00,2500.00\n2025-03-28,Groceries,-45.20,2454.80\n")
     assert running.accounts[0].balance is None  # the pipeline takes the running balance's last figure
-    card = _parse(tmp_path, "Current balance,58.33\n\nDate,Description,Amount\n"
+    card = parse_written(tmp_path, "Current balance,58.33\n\nDate,Description,Amount\n"
                             "2025-03-15,PAYMENT THANK YOU,-500.00\n2025-03-28,AMAZON,45.20\n2025-03-29,UBER,12.00\n")
     assert card.accounts[0].type == "credit_card" and card.accounts[0].balance is None  # owed: its sign is the bank's
