@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from wilson.importers.csv_headers import classify, header_currency
+from wilson.importers.csv_headers import classify, header_currency, language_currency
 from wilson.importers.formats import parse_file
 
 
@@ -64,3 +64,17 @@ def test_korean_cp949_export_in_won(tmp_path) -> None:
     text = "거래일시,적요,출금액,입금액,잔액\n2024.01.05 10:22,체크카드 스타벅스,4500,0,120000\n2024.01.06 09:00,급여,0,2500000,2620000\n"
     path.write_bytes(text.encode("cp949"))
     assert _rows(path) == ["KRW", (date(2024, 1, 5), -4500, "체크카드 스타벅스", False), (date(2024, 1, 6), 2500000, "급여", False)]
+
+
+@pytest.mark.parametrize(
+    ("header", "role", "currency"),
+    [
+        ("Pénznem", "currency", None), ("Опис операції", "text", None),  # Hungarian, Ukrainian (PrivatBank)
+        ("Ut fra konto", "debit", "NOK"), ("Inn på konto", "credit", "NOK"),  # DNB
+        ("Částka v měně účtu", "amount", None), ("Název protistrany", "payee", None),  # Air Bank
+        ("Původní částka úhrady", "original_amount", None), ("Původní měna úhrady", "original_currency", None),
+    ],
+)
+def test_more_languages_headers(header: str, role: str, currency: str | None) -> None:
+    assert (classify(header) or ("",))[0] == role
+    assert language_currency(header) == currency  # Norwegian is written where the krone is

@@ -143,6 +143,15 @@ def test_headerless_balances_before_and_after_each_row_point_to_the_amount() -> 
     assert [t.balance for t in result.transactions] == [122206, 372206, 367206]
 
 
+def test_amounts_written_the_spreadsheet_way_beside_a_balance_of_cents_are_the_amounts(tmp_path: Path) -> None:
+    """`-12.5` and `2000` (a spreadsheet drops trailing zeros) are not the money column of cents
+    they stand beside: that is the balance they move."""
+    path = tmp_path / "saved_from_excel.csv"
+    path.write_text("2025-03-01,TESCO,-12.5,987.95\n2025-03-02,SALARY,2000,2987.95\n2025-03-03,RENT,-900,2087.95\n")
+    result = parse_file(path)
+    assert [(t.amount, t.balance) for t in result.transactions] == [(-1250, 98795), (200000, 298795), (-90000, 208795)]
+
+
 def test_headerless_australian_rows_read_day_first_from_their_span() -> None:
     result = parse("written/anz_au.csv")
     assert [(t.posted, t.amount) for t in result.transactions] == [(date(2024, 3, 4), -4567), (date(2024, 3, 1), 200000)]

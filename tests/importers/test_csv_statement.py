@@ -45,3 +45,7 @@ def test_a_running_balance_column_or_a_card_keeps_its_own_reading(tmp_path: Path
     card = parse_written(tmp_path, "Current balance,58.33\n\nDate,Description,Amount\n"
                             "2025-03-15,PAYMENT THANK YOU,-500.00\n2025-03-28,AMAZON,45.20\n2025-03-29,UBER,12.00\n")
     assert card.accounts[0].type == "credit_card" and card.accounts[0].balance is None  # owed: its sign is the bank's
+    named = parse_written(tmp_path, '"Account Name:","Nationwide Credit Card ****1234"\n"Account Balance:","£123.45"\n\n'
+                                    '"Date","Transactions","Location","Paid out","Paid in"\n'
+                                    '"12 Mar 2025","TESCO STORES 2222","LONDON","£23.45",""\n')
+    assert named.accounts[0].balance is None  # the pipeline types it a card by its name

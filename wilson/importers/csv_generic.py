@@ -614,7 +614,7 @@ class _Conversion:
         """The balance the lines above the table state (see `csv_statement`) is the account's, when
         no running balance gives one; a card's `Current balance` is what is owed, of no sure sign."""
         account = result.accounts[0]
-        if account.type == "credit_card":
+        if "credit_card" in (account.type, type_named(account.name or "")):  # `Nationwide Credit Card ****1234`
             return
         stated = stated_balances(self.preamble, sep, currency, date_cols[0][1].parse if date_cols else lambda text: None)
         if stated.closing is None:

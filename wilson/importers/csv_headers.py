@@ -103,7 +103,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "tegenrekeninghouder", "odbiorca zleceniodawca", "saaja maksaja", "auftraggeber zahlungsempfanger", "empfanger zahlungspflichtiger",
         "zahlungspflichtige r", "zahlungsempfanger in", "partnername", "nombre", "nome",
         "gegenkonto inhaber", "sender empfanger", "nadawca odbiorca", "mottagare avsandare", "mottagare", "nazwa nadawcy",
-        "nazwa odbiorcy",
+        "nazwa odbiorcy", "nazev protistrany",
     ),
     "text": (
         "verwendungszweck", "beschreibung", "omschrijving", "vrije mededeling", "mededelingen", "libelle",
@@ -117,18 +117,18 @@ _OTHER: dict[str, tuple[str, ...]] = {
     ),
     "amount": ("betrag", "bedrag", "montant", "importe", "importo", "belopp", "summe", "summa", "umsatz", "zauctovana castka", "tranzakcio osszege", "castka", "kwota",
                "belob", "belop", "objem", "maara", "maara euroa", "montant de l operation", "montante", "kwota transakcji",
-               "osszeg", "netto", "valor", "neto", "liquido", "tutar", "islem tutari", "kwota w walucie rachunku"),
+               "osszeg", "netto", "valor", "neto", "liquido", "tutar", "islem tutari", "kwota w walucie rachunku", "castka v mene uctu"),
     "amount:1": ("brutto", "bruto", "kwota operacji"),  # PayPal: the net is what moved; Alior: the account's amount beside
-    "fee": ("gebuhr", "comision", "tarifa"),
+    "fee": ("gebuhr", "comision", "tarifa", "poplatek v mene uctu"),
     "debit": (
         "soll", "belastung", "ausgang", "ausgabe", "debet", "af", "sortie", "betrag soll", "ausgehend", "betrag ausgehend",
         "rechnungsbetrag ausgehend", "addebiti", "uscite", "cargo", "cargos", "lastschrift", "ut", "obciazenia", "debito", "retiros",
-        "retiro", "uttak",
+        "retiro", "uttak", "ut fra konto",
     ),
     "credit": (
         "haben", "gutschrift", "eingang", "einnahme", "bij", "entree", "betrag haben", "credito", "eingehend",
         "betrag eingehend", "rechnungsbetrag eingehend", "accrediti", "entrate", "abono", "abonos", "inn", "uznania", "depositos",
-        "deposito", "innskudd",
+        "deposito", "innskudd", "inn pa konto",
     ),
     "direction": ("soll haben", "s h", "bevetel kiadas", "af bij", "debet credit", "creditdebet", "credit debet"),
     "balance": (
@@ -138,7 +138,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
     "currency": (
         "waehrung", "wahrung", "munt", "zahlungswahrung", "monn", "devise", "mena uctu", "mena", "tranzakcio devizaneme",
         "devizanem", "divisa", "devise du compte", "devies", "waluta", "valuutta", "valutacode", "para birimi",
-        "waluta rachunku",
+        "waluta rachunku", "penznem",
     ),
     "currency:1": ("waluta operacji",),
     "account:-1": ("auftragskonto",),
@@ -163,8 +163,9 @@ _OTHER: dict[str, tuple[str, ...]] = {
     "original_amount": (
         "originalbetrag", "ursprunglicher betrag", "betrag in fremdwahrung", "fremdwahrungsbetrag",
         "puvodni castka a mena", "montant en devise", "oorspr bedrag", "oorspronkelijk bedrag", "originalni castka",
+        "puvodni castka uhrady",  # Air Bank
     ),
-    "original_currency": ("originalwahrung", "originalwaehrung", "fremdwahrung", "oorspr munt", "originalni mena"),
+    "original_currency": ("originalwahrung", "originalwaehrung", "fremdwahrung", "oorspr munt", "originalni mena", "puvodni mena uhrady"),
 }
 # Russian and Ukrainian (written as `normalise_header` leaves them: `й` as `и`, `ї` as `і`).
 _CYRILLIC: dict[str, tuple[str, ...]] = {
@@ -174,7 +175,7 @@ _CYRILLIC: dict[str, tuple[str, ...]] = {
     "original_amount": ("сумма операции", "сума в валюті операціі", "сумма в валюте операции"),
     "original_currency": ("валюта операции", "валюта операціі"),
     "currency": ("валюта платежа", "валюта", "валюта счета", "валюта картки"),
-    "text": ("описание", "описание операции", "назначение платежа", "детали операции", "деталі операціі", "призначення платежу", "опис"),
+    "text": ("описание", "описание операции", "опис операціі", "назначение платежа", "детали операции", "деталі операціі", "призначення платежу", "опис"),
     "payee": ("получатель", "контрагент", "отримувач"),
     "debit": ("расход", "списание", "дебет", "видаток"),
     "credit": ("приход", "поступление", "зачисление", "кредит", "надходження"),
@@ -260,7 +261,7 @@ _CURRENCY_CODES = frozenset(  # the ISO 4217 codes bank exports commonly carry
 )
 # An amount column named in a language spoken where one currency is used (Danish `Beløb`).
 _LANGUAGE_CURRENCY = {
-    "belob": "DKK", "belop": "NOK", "uttak": "NOK", "innskudd": "NOK", "belopp": "SEK", "kwota": "PLN", "castka": "CZK",
+    "belob": "DKK", "belop": "NOK", "uttak": "NOK", "innskudd": "NOK", "ut fra konto": "NOK", "inn pa konto": "NOK", "belopp": "SEK", "kwota": "PLN", "castka": "CZK",
     "zauctovana castka": "CZK",
     # Japanese words Chinese does not write (`金額` it does): yen
     **dict.fromkeys(("入出金", "残高", "差引残高", "取引後残高", "支払い金額", "預かり金額", "お引出し", "お預入れ", "利用金額"), "JPY"),

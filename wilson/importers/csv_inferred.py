@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from wilson.importers.csv_generic import DIRECTION_WORDS, Options, parse_table
 from wilson.importers.csv_headers import MONEY_ROLES, classify, currency_code
@@ -149,7 +149,7 @@ def _roles(columns: list[list[str]], names: list[str] | None) -> tuple[dict[int,
         return None
     roles.update(described)
     if money:
-        roles.update(_money_roles(columns, money))
+        roles.update(_money_roles(columns, money, whole))
         found = "amount" in roles.values() or "debit" in roles.values()
         return (roles, None) if found else None
     counted = _whole_money(columns, whole)
@@ -228,9 +228,11 @@ def _dates_read(cells: list[str]) -> list[bool]:
     return [column.parse(c) is not None for c in cells]
 
 
-def _money_roles(columns: list[list[str]], money: list[int]) -> dict[int, str]:
+def _money_roles(columns: list[list[str]], money: list[int], whole: Sequence[int] = ()) -> dict[int, str]:
     """A debit/credit pair (never both filled on a row, debit written first) or a money column filled
-    on every row; and a running balance the flows explain."""
+    on every row; and a running balance the flows explain. A column of `whole` numbers is the
+    amount only when a balance column moves by it: a spreadsheet writes `-12.5` and `2000` beside
+    balances of two decimals."""
     pair = next(
         ((d, c) for d, c in zip(money, money[1:]) if all(bool(a) != bool(b) for a, b in zip(columns[d], columns[c]))),
         None,
@@ -245,8 +247,9 @@ def _money_roles(columns: list[list[str]], money: list[int]) -> dict[int, str]:
         # The amount is the first full column, unless a later one is what a balance column moves
         # by (ABN AMRO writes the balances before and after each row ahead of its amount; ASN only
         # the balance before, which is no running balance to check against).
+        flows = full + [i for i in whole if _mostly(columns[i], len(columns[i]))]
         explained = [
-            (i, b, kind) for i in full for b in money if b != i and (kind := _explains(_decimals(columns[i]), columns[b]))
+            (i, b, kind) for i in flows for b in money if b != i and (kind := _explains(_decimals(columns[i]), columns[b]))
         ]
         amount, balance, kind = min(explained, key=lambda found: found[2] != "after", default=(full[0], None, None))
         return {amount: "amount", balance: "balance"} if kind == "after" else {amount: "amount"}

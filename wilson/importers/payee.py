@@ -64,6 +64,7 @@ _PREFIX = re.compile(
     r"|PRLV(?:\s+SEPA)?\b|CARTE\s+X?\d{4}\s+\d\d/\d\d"  # French direct debits and card payments
     r"|(?:WITHDRAWAL|DEPOSIT)\s+(?:ONLINE|MOBILE)\s+\d+(?:\s+(?:BPAY|PYMT|TFR)\b)?"  # Westpac: `WITHDRAWAL ONLINE 1234567 BPAY AGL`
     r"|(?:(?:VISA|JCB|MASTER(?:CARD)?)\s*)?デビット|カード"  # Japanese debit and card purchases
+    r"|(?:VARE|KORT)KJ(?:Ø|O)P\b(?:\s+\d\d\.\d\d)?"  # Norwegian: `Varekjøp`, a card purchase
     r")[\s:*\-]*",
     re.I,
 )
