@@ -49,3 +49,27 @@ def test_a_running_balance_column_or_a_card_keeps_its_own_reading(tmp_path: Path
                                     '"Date","Transactions","Location","Paid out","Paid in"\n'
                                     '"12 Mar 2025","TESCO STORES 2222","LONDON","£23.45",""\n')
     assert named.accounts[0].balance is None  # the pipeline types it a card by its name
+
+
+def test_a_purchase_named_with_a_balance_word_is_a_purchase_and_a_dropped_balance_line_is_told(tmp_path: Path) -> None:
+    result = parse_written(tmp_path, (
+        "Date,Description,Amount\n03/01/2025,PAYROLL,2000.00\n03/02/2025,NEW BALANCE ATHLETICS #0123 BOSTON MA,-129.99\n"
+        "03/15/2025,Closing balance adjustment fee,-5.00\n03/31/2025,Closing balance,1865.01\n"
+    ))
+    assert [t.amount for t in result.transactions] == [200000, -12999, -500]
+    assert result.warnings == ["line 5: skipped 'Closing balance' (a balance line)"]
+
+
+def test_footer_opening_balance_checks_the_rows(tmp_path: Path) -> None:
+    """comdirect writes `Neuer Kontostand` above its table and `Alter Kontostand` below it."""
+    text = (
+        ';\n"Umsätze Girokonto";"Zeitraum: 30 Tage";\n"Neuer Kontostand";"{closing} EUR";\n\n'
+        '"Buchungstag";"Wertstellung (Valuta)";"Vorgang";"Buchungstext";"Umsatz in EUR";\n'
+        '"14.03.2025";"14.03.2025";"Gutschrift";"Auftraggeber: ACME GmbH Buchungstext: Gehalt";"2.500,00";\n'
+        '"10.03.2025";"10.03.2025";"Lastschrift";"Auftraggeber: REWE";"-80,00";\n\n"Alter Kontostand";"1.000,00 EUR";\n'
+    )
+    agreeing = parse_written(tmp_path, text.format(closing="3.420,00"), "cp1252")
+    assert agreeing.accounts[0].balance == 342000
+    assert not [w for w in agreeing.warnings if "statement" in w]
+    disagreeing = parse_written(tmp_path, text.format(closing="3.440,00"), "cp1252")
+    assert "the rows add up to 2420.00, but the statement's balance goes from 1000.00 to 3440.00" in disagreeing.warnings

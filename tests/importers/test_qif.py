@@ -318,6 +318,14 @@ def test_a_quicken_account_list_names_no_section() -> None:
     assert [(a.key, a.name, a.type) for a in named.accounts] == [("Credit", "Credit", "credit_card")]
 
 
+def test_a_card_section_after_a_bank_accounts_block_is_an_account_of_its_own() -> None:
+    text = "!Account\nNSavings\nTBank\n^\n!Type:Bank\nD04/02/2025\nT500.00\n^\n!Type:CCard\nD04/05/2025\nT-19.99\nPNetflix\n^\n"
+    result = QIF.parse(text, "multi.qif")
+    assert [(a.key, a.name, a.type) for a in result.accounts] == [
+        ("Savings", "Savings", "checking"), ("default-ccard", "multi Credit Card", "credit_card"),
+    ]
+
+
 def test_the_category_list_says_which_categories_are_income() -> None:
     assert parse("quiffen/test.qif").category_kinds == {"Investments:Stocks": "income", "Investments:Bonds": "income"}
     text = "!Type:Cat\nNSalary\nI\n^\nNAuto:Fuel\nE\n^\nNNo Flag\nTTrue\n^\n!Type:Bank\nD3/1/2025\nT-1.00\nLAuto:Fuel\n^\n"

@@ -101,7 +101,6 @@ def test_cr_only_file_keeps_its_line_count() -> None:
         (b"%PDF-1.7\n", "PDF"),
         (b"abc\x00\x00\x01\x02\x00xyz\x00", "NUL"),
         (bytes(range(1, 32)) * 40, "control characters"),
-        (codecs.BOM_UTF8 + b"\xff\xfe broken", "utf-8"),
     ],
 )
 def test_binary_junk_is_refused(data: bytes, words: str) -> None:
@@ -112,6 +111,18 @@ def test_binary_junk_is_refused(data: bytes, words: str) -> None:
 def test_utf8_lines_in_a_legacy_file_stay_utf8() -> None:
     joined = "Date,Description,Amount\n2025-01-03,CAFÉ ONE,-4.50\n".encode() + "2025-01-04,CAFÉ TWO,-5.00\n".encode("cp1252")
     assert decode(joined, "joined.csv").splitlines()[1:] == ["2025-01-03,CAFÉ ONE,-4.50", "2025-01-04,CAFÉ TWO,-5.00"]
+
+
+def test_exports_joined_with_cat_keep_each_lines_own_encoding_and_lose_their_boms() -> None:
+    """The legacy lines' code page is judged by them alone (UTF-8 bytes read as cp1252 tilted a
+    French line to cp1250); a UTF-8 BOM over legacy lines, and the second file's BOM, are no text."""
+    utf8 = "Date,Description,Amount\n2025-03-01,Café Müller,-4.50\n".encode()
+    french = "2025-03-02,Crêperie Sœur Anaïs,-12.00\n".encode("cp1252")
+    assert decode(utf8 + french, "x").splitlines()[2] == "2025-03-02,Crêperie Sœur Anaïs,-12.00"
+    assert decode(codecs.BOM_UTF8 + utf8 + french, "x").splitlines()[1:] == [
+        "2025-03-01,Café Müller,-4.50", "2025-03-02,Crêperie Sœur Anaïs,-12.00",
+    ]
+    assert decode(codecs.BOM_UTF8 + utf8 + codecs.BOM_UTF8 + utf8, "x").splitlines()[2] == "Date,Description,Amount"
 
 
 def test_nul_padding_is_dropped_and_a_nul_inside_is_refused_with_its_line() -> None:

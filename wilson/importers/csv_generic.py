@@ -110,6 +110,12 @@ _SUMMARY = re.compile(
     r"apyvarta$|sukauptos pal[uū]kanos|(ing[aå]ende|inng[aå]ende|utg[aå]ende) saldo|oms[aä]ttning$|upplupen r[aä]nta|alkusaldo|loppusaldo",
     re.I,
 )
+# A dated row that is a balance line says only that (`Beginning balance as of 01/01/2025`): `NEW
+# BALANCE ATHLETICS #0123` and `Closing balance adjustment fee` are purchases.
+_SUMMARY_LINE = re.compile(
+    rf"(?:{_SUMMARY.pattern})(?:\s+(?:as\s+(?:of|at)|on|per|vom|am|au|al|du|del|zum))?[\s:]*(?:\d{{1,4}}[./-]\d{{1,2}}[./-]\d{{1,4}})?\.?\s*",
+    re.I,
+)
 # Either, in one C-level pass over a column of 100k distinct descriptions.
 _SUMMARY_OR_TOTAL = re.compile(rf"(?:{_SUMMARY.pattern})|(?:{_TOTAL_TEXT.pattern})\Z", re.I)
 UNPOSTED_DAYS = 10  # a card purchase posts within days
@@ -176,6 +182,7 @@ class _Conversion:
         self.card: str | None = None  # how the rows showed a card statement that writes charges positive
         self.currency_guessed = False  # set when the file states no currency
         self.unbooked: set[int] = set()  # rows with a purchase date but no booking date yet: pending
+        self.balance_rows: list[int] = []  # rows that state a balance (comdirect's `Alter Kontostand` under the table)
         self.sections: list[tuple[int, int | None, int, str | None]] = []  # per titled table, see `titled_tables`
         self.warnings: list[str] = []  # what the reading had to decide that the user should know
         # Only a file with a 64 KB stretch free of line breaks can hold a row that long (give or take
@@ -603,7 +610,7 @@ class _Conversion:
         rows = ParsedRows(parsed, count).take(kept)
         result.transactions = rows
         result.accounts = self._accounts(rows, currency)
-        if self.preamble and "balance" not in single and len(result.accounts) == 1 and not rows.has("currency"):
+        if (self.preamble or self.balance_rows) and "balance" not in single and len(result.accounts) == 1 and not rows.has("currency"):
             self._stated_balance(result, rows, seps.get("amount") or seps.get("debit") or ".", date_cols, currency)
         result.errors.sort(key=lambda e: e.line)
         return result
@@ -611,17 +618,22 @@ class _Conversion:
     def _stated_balance(
         self, result: ParseResult, rows: ParsedRows, sep: str, date_cols: list[tuple[int, DateColumn]], currency: str
     ) -> None:
-        """The balance the lines above the table state (see `csv_statement`) is the account's, when
-        no running balance gives one; a card's `Current balance` is what is owed, of no sure sign."""
+        """The balance the lines above the table, or its balance lines, state (see `csv_statement`)
+        is the account's, when no running balance gives one; a card's `Current balance` is what is
+        owed, of no sure sign."""
         account = result.accounts[0]
         if "credit_card" in (account.type, type_named(account.name or "")):  # `Nationwide Credit Card ****1234`
             return
-        stated = stated_balances(self.preamble, sep, currency, date_cols[0][1].parse if date_cols else lambda text: None)
+        lines = self.preamble + [[column[i] for column in self.columns] for i in self.balance_rows]
+        stated = stated_balances(lines, sep, currency, date_cols[0][1].parse if date_cols else lambda text: None)
         if stated.closing is None:
             return
         account.balance, account.balance_date = stated.closing, stated.as_of
+        if result.skipped_pending:  # left out, though the closing balance may count them (comdirect's `offen`)
+            return
         held = rows.column("pending") if rows.has("pending") else [False] * len(rows)
-        warning = disagreement(stated, compress(rows.column("amount"), map(not_, held)), currency)
+        amounts = rows.column("amount")
+        warning = disagreement(stated, compress(amounts, map(not_, held)), compress(amounts, held), currency)
         if warning:
             result.warnings.append(warning)
 
@@ -876,11 +888,14 @@ class _Conversion:
             elif status == "reverted":
                 result.skipped_reverted += 1
             elif i in balance_words:  # dated or not (mBank's and Caixa's closing lines have no date)
+                self.balance_rows.append(i)
                 result.warnings.append(f"line {line}: skipped {balance_words[i][:60]!r} (a balance line)")
             elif posted[i] is None and not self._dated(i, result, parsed, status, date_cols, dropped):
                 pass
-            elif _SUMMARY.match(description):
-                pass
+            elif self._balance_line(description, amounts[i]):
+                self.balance_rows.append(i)
+                if amounts[i] is not None:  # money where a transaction's goes: say it was left out
+                    result.warnings.append(f"line {line}: skipped {description[:60]!r} (a balance line)")
             elif _TOTAL_TEXT.fullmatch(description):
                 result.warnings.append(f"line {line}: skipped {description[:60]!r} (a totals line)")
             elif i == closing:
@@ -896,6 +911,14 @@ class _Conversion:
             else:
                 dropped.discard(i)
         return [i for i in range(self.count) if i not in dropped]
+
+    def _balance_line(self, description: str, amount: object) -> bool:
+        """Whether a dated row is the statement's balance line: one with no amount whose text starts
+        with a balance word (Itaú's `SALDO TOTAL DISPONÍVEL DIA`), or one whose text is nothing else
+        (`Beginning balance as of 01/01/2025`). A ledger's `Opening Balance` row is a transaction."""
+        if self.layout.ledger_accounts:
+            return False
+        return bool(_SUMMARY.match(description)) if amount is None else bool(_SUMMARY_LINE.fullmatch(description))
 
     def _totals_cell(self, i: int) -> str:
         """A cell of row i that says the row is a total, wherever the file puts it (Quicken's
@@ -922,6 +945,7 @@ class _Conversion:
             elif total := description if _TOTALS.match(description) else self._totals_cell(i):
                 result.warnings.append(f"line {line}: skipped {total[:60]!r} (a totals line)")
             elif _SUMMARY.match(description):
+                self.balance_rows.append(i)
                 result.warnings.append(f"line {line}: skipped {description[:60]!r} (a balance line)")
             elif not any(self.columns[c][i].strip() for c in self.money_cols):
                 above = next((j for j in range(i - 1, -1, -1) if j not in dropped), None)
@@ -934,6 +958,7 @@ class _Conversion:
             else:
                 result.errors.append(RowError(line, "no date", _name(names, date_cols[0][0] if date_cols else None)))
         elif _SUMMARY.match(raw.lstrip("# ")):
+            self.balance_rows.append(i)
             result.warnings.append(f"line {line}: skipped {squeeze(raw)[:60]!r} (a balance line)")  # mBank's `#Saldo końcowe`
         elif _TOTALS.match(raw):
             result.warnings.append(f"line {line}: skipped {squeeze(raw)[:60]!r} (a totals line)")

@@ -45,28 +45,25 @@ class StatedBalances:
 def stated_balances(
     lines: Iterable[list[str]], decimal_sep: str, currency: str, read_date: Callable[[str], date | None]
 ) -> StatedBalances:
-    """The first opening and closing balance the lines name, each a label and an amount in the
-    cells after it (or after a `:` in one cell). `Available balance` is not the account's: it
+    """The first opening and closing balance the lines name, each a label and the first amount in
+    the cells after it (or after a `:` in one cell). `Available balance` is not the account's: it
     leaves out what is held."""
     found = StatedBalances()
     for cells in lines:
         named = [cell.strip() for cell in cells if cell.strip()]
         if len(named) == 1 and ":" in named[0]:
             named = [part.strip() for part in named[0].rsplit(":", 1)]
-        if len(named) < 2:
-            continue
-        day = _LABEL_DATE.search(named[0])
-        label = " ".join(_LABEL_DATE.sub(" ", named[0]).strip(" :").split())
-        closing = found.closing is None and _CLOSING.fullmatch(label)
-        if not (closing or (found.opening is None and _OPENING.fullmatch(label))):
-            continue
-        amount = _amount(named[1], decimal_sep, currency)
-        if amount is None:
-            continue
-        if closing:
-            found.closing, found.as_of = amount, read_date(day[0]) if day else None
-        else:
-            found.opening = amount
+        for at, cell in enumerate(named[:-1]):  # the label, wherever a balance line in the table puts it
+            day = _LABEL_DATE.search(cell)
+            label = " ".join(_LABEL_DATE.sub(" ", cell).strip(" :").split())
+            closing = found.closing is None and _CLOSING.fullmatch(label)
+            if closing or (found.opening is None and _OPENING.fullmatch(label)):
+                amount = next(filter(None.__ne__, (_amount(value, decimal_sep, currency) for value in named[at + 1:])), None)
+                if amount is not None and closing:
+                    found.closing, found.as_of = amount, read_date(day[0]) if day else None
+                elif amount is not None:
+                    found.opening = amount
+                break
     return found
 
 
@@ -77,12 +74,13 @@ def _amount(text: str, decimal_sep: str, currency: str) -> int | None:
         return None
 
 
-def disagreement(stated: StatedBalances, booked: Iterable[int], currency: str) -> str | None:
-    """A warning when the booked rows do not lead from the opening balance to the closing one."""
+def disagreement(stated: StatedBalances, booked: Iterable[int], held: Iterable[int], currency: str) -> str | None:
+    """A warning when the booked rows do not lead from the opening balance to the closing one,
+    with or without the pending (`held`) ones: comdirect's `Neuer Kontostand` counts its `offen` rows."""
     if stated.opening is None or stated.closing is None:
         return None
     total = sum(booked)
-    if stated.opening + total == stated.closing:
+    if stated.closing - stated.opening in (total, total + sum(held)):
         return None
     return (
         f"the rows add up to {format_minor(total, currency)}, but the statement's balance goes from"

@@ -77,7 +77,7 @@ class _Kinds:
 # Income as Quicken, banks and people name it, in the languages Wilson reads.
 _INCOME_WORDS = re.compile(
     r"\b(?:inc|income|salary|salaries|wages?|pay|payroll|paycheck|bonus|interest|dividends?|div|gifts? received|tax refund|"
-    r"pension|revenue|commission|tips|gehalt|lohn|zinsen|einnahmen|einkommen|dividenden?|rente|salaire|revenus?|"
+    r"pension|revenue|commission|tips|freelance|consulting|royalt(?:y|ies)|allowance|stipend|gehalt|lohn|zinsen|einnahmen|einkommen|dividenden?|rente|salaire|revenus?|"
     r"int[ée]r[êe]ts|sueldo|n[óo]mina|ingresos?|intereses|stipendio|reddito|interessi|sal[áa]rio|rendimentos?|juros|"
     r"salaris|inkomsten|l[øö]n|r[äa]nta|renter)\b",
     re.IGNORECASE,

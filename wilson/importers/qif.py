@@ -232,14 +232,16 @@ class _QifParser:
 
     def account(self, section: str) -> ParsedAccount:
         """The account this section's rows belong to, created when its first row is read."""
-        kind = self.account_type or _SECTION_TYPES[section]
-        key = self.account_name or _unnamed_key(section)
+        # A card or cash section after a bank account's block, with none of its own, is not that account.
+        named = self.account_name if self.account_type in (None, _SECTION_TYPES[section]) else None
+        kind = _SECTION_TYPES[section] if named is None else self.account_type or _SECTION_TYPES[section]
+        key = named or _unnamed_key(section)
         if key not in self.accounts:
             # QIF states no currency: the user's, else a file written the European way (`5.1.24`,
             # `1.234,56`) is in euros.
             currency = self.currency or ("EUR" if self.decimal_sep == "," or self.dotted_dates else "USD")
             self.accounts[key] = ParsedAccount(
-                key=key, name=self.account_name, type=kind, currency=currency, currency_stated=bool(self.currency)
+                key=key, name=named, type=kind, currency=currency, currency_stated=bool(self.currency)
             )
         return self.accounts[key]
 

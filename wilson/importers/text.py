@@ -155,7 +155,7 @@ def decode(data: bytes, source: str) -> str:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
             text = _decode_legacy(data)
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\n\ufeff", "\n")  # BOMs of files joined with `cat`
     head = text[:_SAMPLE_BYTES]
     if len(_CONTROL.findall(head)) > max(2, len(head) // 200):
         raise ImportRefused(source, "this looks like a binary file, not a text export (control characters)")
@@ -166,9 +166,11 @@ def _decode_legacy(data: bytes) -> str:
     """A file that is not UTF-8: in its declared or likeliest code page, except that lines which
     are UTF-8 stay UTF-8. Exports joined from two sources mix them (`CAFÉ` from one, `CAFÉ` in
     cp1252 from the other); a legacy line is almost never valid UTF-8 by accident."""
-    encoding = _declared_encoding(data) or _legacy_encoding(data)
     accented = _accented_lines(data)
-    if not any(map(_is_utf8, accented)):
+    legacy = [line for line in accented if not _is_utf8(line)]
+    # The code page is judged by the legacy lines alone: UTF-8 bytes read as cp1252 look like noise.
+    encoding = _declared_encoding(data) or _legacy_encoding(b"\n".join(legacy))
+    if len(legacy) == len(accented):
         return data.decode(encoding, errors="replace")
     return "\n".join(
         line.decode("utf-8") if _is_utf8(line) else line.decode(encoding, errors="replace") for line in data.split(b"\n")
@@ -181,6 +183,8 @@ def _decode_bom(data: bytes, source: str) -> str | None:
             try:
                 return data[len(bom) :].decode(encoding)
             except UnicodeDecodeError as exc:
+                if encoding == "utf-8":  # a UTF-8 export with legacy lines joined on (`cat`)
+                    return _decode_legacy(data[len(bom) :])
                 raise ImportRefused(source, f"the file starts with a {encoding} byte-order mark but is not {encoding} ({exc.reason} at byte {exc.start})") from None
     return None
 
