@@ -1218,9 +1218,9 @@ def test_a_row_the_user_deleted_stays_deleted_when_its_file_comes_again(tmp_path
         assert not rows(ledger, "amount = -4510")
 
 
-def test_the_same_accounts_ofx_after_its_csv_goes_into_it_and_undo_forgets_its_number(tmp_path: Path) -> None:
-    """Chase's CSV states no account number and its QFX does: the QFX's rows, worded otherwise
-    (an OFX name is cut at 32 characters), are the CSV account's, not a new account's."""
+def _chase_csv_and_qfx(tmp_path: Path) -> tuple[Path, Path]:
+    """One Chase account's January as CSV (no account number) and as QFX, whose names are cut at
+    32 characters: three rows in both, worded otherwise, and one more in the QFX."""
     csv_file = write(tmp_path, "Chase1234_Activity_20250131.CSV", (
         "DEBIT,01/05/2025,STARBUCKS STORE 12345 SEATTLE WA 01/04,-5.75,DEBIT_CARD,,\n"
         "CREDIT,01/10/2025,ACME PAYROLL PPD ID: 9876543210,2500.00,ACH_CREDIT,,\n"
@@ -1235,6 +1235,13 @@ def test_the_same_accounts_ofx_after_its_csv_goes_into_it_and_undo_forgets_its_n
         "<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD<BANKACCTFROM><BANKID>121000248<ACCTID>000001234"
         f"<ACCTTYPE>CHECKING</BANKACCTFROM><BANKTRANLIST>{statement}</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n"
     ), "OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n")
+    return csv_file, qfx
+
+
+def test_the_same_accounts_ofx_after_its_csv_goes_into_it_and_undo_forgets_its_number(tmp_path: Path) -> None:
+    """Chase's CSV states no account number and its QFX does: the QFX's rows, worded otherwise
+    (an OFX name is cut at 32 characters), are the CSV account's, not a new account's."""
+    csv_file, qfx = _chase_csv_and_qfx(tmp_path)
     with Ledger() as ledger:
         import_file(ledger, csv_file)
         summary = import_file(ledger, qfx)
@@ -1242,6 +1249,16 @@ def test_the_same_accounts_ofx_after_its_csv_goes_into_it_and_undo_forgets_its_n
         assert ledger.scalar("SELECT number FROM accounts") == "000001234"
         undo_batch(ledger, summary.batch_id)
         assert ledger.scalar("SELECT number FROM accounts") is None
+
+
+def test_the_same_accounts_csv_after_its_qfx_adds_nothing_the_qfx_gave(tmp_path: Path) -> None:
+    """The other order: the CSV's rows are the QFX's, though the QFX's carry bank ids and cut names."""
+    csv_file, qfx = _chase_csv_and_qfx(tmp_path)
+    with Ledger() as ledger:
+        import_file(ledger, qfx)
+        summary = import_file(ledger, csv_file)
+        assert (summary.added, summary.duplicates) == (0, 3)
+        assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 4
 
 
 def test_a_paypal_purchase_paid_by_card_counts_once(tmp_path: Path) -> None:

@@ -169,11 +169,14 @@ def _not_moved(ledger: Ledger, window: tuple[int, str, str], rows: NewRows, fres
     days = [rows.posted[i] for i in fresh]
     near = (window[0], max(window[1], shift(min(days), -MOVED_ROW_DAYS)), min(window[2], shift(max(days), MOVED_ROW_DAYS)))
     listed = set(rows.fingerprint)
+    # A row with a bank id is left to the bank-id match, unless this file has none to match by (a
+    # CSV after the account's QFX, whose names are cut at 32 characters or carry the memo).
+    by_bank_id = "" if rows.bank_id.count(None) == len(rows) else " AND bank_id IS NULL"
     left_out: dict[int, list[tuple[str, str]]] = {}
     for posted, amount, text, fingerprint in _plain_rows(
         ledger.conn,
         "SELECT posted, amount, description, fingerprint FROM transactions"
-        " WHERE account_id = ? AND posted BETWEEN ? AND ? AND pending = 0 AND batch_id IS NOT NULL AND bank_id IS NULL",
+        " WHERE account_id = ? AND posted BETWEEN ? AND ? AND pending = 0 AND batch_id IS NOT NULL" + by_bank_id,
         near,
     ):
         if fingerprint not in listed:
