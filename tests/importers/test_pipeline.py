@@ -529,6 +529,7 @@ def test_monthly_aggregate_follows_imports_and_undo(tmp_path: Path) -> None:
         ("statement-jan-2025.csv", "statement-february-2025.csv", "Imported"),
         ("MS_JANE_SMITH_01-12-2019_14-12-2019.csv", "MS_JANE_SMITH_01-01-2020_14-01-2020.csv", "MS JANE SMITH"),
         ("MonzoDataExport_February2018_2018-02-26_174335.csv", "MonzoDataExport_March2018_2018-03-26_101010.csv", "MonzoDataExport"),
+        ("MonzoDataExport_28Jul-27Aug_2025-08-25_094131.csv", "MonzoDataExport_28Aug-27Sep_2025-09-25_101010.csv", "MonzoDataExport"),
         ("account-statement_2024-12-01_2024-12-31_en-gb_8a1b2c.csv", "account-statement_2025-01-01_2025-01-31_en-gb_9f3e1d.csv", "account"),
         ("Visa 1234 2025-01.csv", "Visa 1234 2025-02.csv", "Visa 1234"),
         ("Acct_4567_202501.csv", "Acct_4567_202502.csv", "Acct 4567"),

@@ -212,6 +212,9 @@ def test_a_revolut_top_up_is_a_transfer_on_both_sides(books, tmp_path):
     ("CREDIT CARD PAYMENT", -50000, "Credit Card Payment"),
     ("BEST BUY 00012", 4999, "Electronics"),
     ("WALMART PAYROLL", 120000, "Salary"),
+    # a wallet topped up from the bank: money moved, not spent
+    ("VENMO ADDFUNDS 1234567890 WEB ID: 3264681992", -4000, "Transfer"), ("Cash App*Add Cash 8774174551 CA", -2000, "Transfer"),
+    ("WISE INC TOP UP", -6000, "Transfer"), ("VENMO PAYMENT 1029384756", -4000, None),
 ])
 def test_default_category(description, amount, category):
     assert default_category(description, None, amount) == category

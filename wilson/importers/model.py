@@ -217,8 +217,8 @@ _FILE_NAME_NOISE = re.compile(  # matched after separators became single spaces
     r"|(?:19|20)\d{2} ?(?:0[1-9]|1[0-2]))\b"
     r"|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
     r"|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)?(?:19|20)\d{2}\b"  # years, `February2018`
-    r"|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b"  # months
+    r"|\b(?:\d{1,2} ?)?(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b(?: (?:to|bis|au|al)\b)?"  # months, days of them, ranges (`28Jul-27Aug`)
     r"|\b(?:en|de|fr|es|it|nl|pt|pl|sv|da|nb) (?:gb|us|ie|au|nz|ca|de|at|ch|fr|be|es|it|nl|pt|pl|se|dk|no)\b"  # `en-gb`
     r"|\b(?=[a-f\d]*\d[a-f])(?=[a-f\d]*[a-f]\d)[a-f\d]{6,}\b"  # a download's hex id (`8a1b2c`, not `DE12345`)
     r"|\b(?:export|download|statement|transactions?|activity|history|umsaetze|umsätze|copy)\b|\(\d+\)",

@@ -133,10 +133,12 @@ OWN_MONEY_MOVES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.IGNORECASE,
     )),
     ("Savings Transfer", re.compile(rf"{_MOVED_TO}(?:savings\b|money market\b|(?:sav|mma){_ENDING})", re.IGNORECASE)),
-    # Revolut's top-up as the wallet writes it (`Top-Up by *1234`) and as the card paying it does.
+    # A wallet's top-up as the wallet writes it (Revolut's `Top-Up by *1234`) and as the card or
+    # bank paying it does (`VENMO ADDFUNDS`, `Cash App*Add Cash`, `WISE INC TOP UP`).
     ("Transfer", re.compile(
         rf"{_MOVED_TO}(?:checking\b|chequing\b|(?:chk|brokerage){_ENDING})|^\W*top-?\s?up (?:by|from)\b"
-        r"|\brevolut\W*(?:\d{4}|top-?\s?up)\b",
+        r"|\brevolut\W*(?:\d{4}|top-?\s?up)\b|\bvenmo\W+add\s?funds\b|\bcash\s?app\W*add\s?cash\b"
+        r"|\bapple\s?cash\W+add\s?money\b|\bwise\b(?:\W+inc)?\W+top-?\s?up\b",
         re.IGNORECASE,
     )),
     ("Transfer", CURRENCY_EXCHANGE),  # one leg of a conversion between own balances, the other maybe never imported
