@@ -52,3 +52,11 @@ def test_one_file_keeps_its_shapes(tmp_path: Path) -> None:
     refused = run(str(broken))
     assert refused.exit_code == 1
     assert json.loads(refused.stdout) == {"errors": [f"{broken}: 1 row(s) could not be read: line 2, column Amount: not an amount: 'abc'"]}
+
+
+def test_a_dry_run_before_the_first_import_leaves_no_ledger_behind(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    home = tmp_path / "fresh-home"
+    monkeypatch.setenv("WILSON_HOME", str(home))
+    out = run("--dry-run", str(write(tmp_path, "good.csv", "2025-01-04,BAKERY,-3.00\n")))
+    assert out.exit_code == 0 and json.loads(out.stdout)["added"] == 1
+    assert not home.exists()

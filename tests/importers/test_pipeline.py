@@ -1262,6 +1262,16 @@ def test_the_same_accounts_csv_after_its_qfx_adds_nothing_the_qfx_gave(tmp_path:
         assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 4
 
 
+def test_a_file_imported_with_a_format_named_is_read_that_way_again(tmp_path: Path) -> None:
+    """A card's short download the user imported with `--format card_csv`, as the summary advised:
+    imported again without it, its rows are the same rows, not their opposites."""
+    card = write(tmp_path, "amex.csv", "01/05/2025,UBER TRIP,18.20\n01/06/2025,WHOLEFDS MKT,88.12\n", HEADER)
+    with Ledger() as ledger:
+        assert import_file(ledger, card, forced_format="card_csv").added == 2
+        again = import_file(ledger, card)
+        assert (again.format, again.added, again.duplicates) == ("card_csv", 0, 2)
+
+
 def test_a_paypal_purchase_paid_by_card_counts_once(tmp_path: Path) -> None:
     """The card's `PAYPAL *SHOP` and PayPal's `General Card Deposit` are one move of the owner's
     money; PayPal's payment to the shop is the spending."""

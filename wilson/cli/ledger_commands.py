@@ -35,6 +35,8 @@ def import_command(
 ) -> None:
     """Import bank exports (CSV, OFX/QFX, QIF) into the ledger; re-importing adds nothing."""
     from wilson.ledger import Ledger, LedgerError
+    from wilson.ledger.db import IN_MEMORY
+    from wilson.paths import ledger_path
 
     if list_formats:
         from wilson.importers.formats import format_names
@@ -42,7 +44,8 @@ def import_command(
         click.echo("\n".join(format_names()))
         return
     try:
-        ledger = Ledger()
+        # A dry run before the first import compares with an empty ledger it never writes to disk.
+        ledger = Ledger(IN_MEMORY if dry_run and not ledger_path().exists() else None)
     except LedgerError as exc:
         fail(str(exc))
     with ledger:
@@ -180,7 +183,7 @@ def _undo(ledger, batch_id: int, as_json: bool) -> None:  # type: ignore[no-unty
     if as_json:
         print_json({"batch_id": batch_id, "removed": undone.removed, "accounts_removed": undone.accounts_removed})
     else:
-        gone = f"; account(s) left with nothing removed: {', '.join(undone.accounts_removed)}" if undone.accounts_removed else ""
+        gone = f"; emptied account(s) removed too: {', '.join(undone.accounts_removed)}" if undone.accounts_removed else ""
         click.echo(f"batch {batch_id} undone: {undone.removed} transaction(s) removed{gone}")
 
 

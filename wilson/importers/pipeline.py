@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from wilson.importers.file_categories import file_categories
-from wilson.importers.formats import parse_file
+from wilson.importers.formats import format_names, parse_file
 from wilson.importers.model import (
     LEDGER_EXPORTS, ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError, name_from_file, per_distinct, type_named,
 )
@@ -110,7 +110,11 @@ def _import_file(
     say("reading")
     # A file stating no currency that goes into an account the user named is in that account's.
     named_account = ledger.account(account) if account and not currency else None
-    result = parse_file(path, forced_format, currency or (named_account["currency"] if named_account else None))
+    given = currency or (named_account["currency"] if named_account else None)
+    result = parse_file(path, forced_format, given)
+    before = None if forced_format else _format_read_before(ledger, result)
+    if before:
+        result = parse_file(path, before, given)
     rows = _check_rows(result)
     result.transactions = []  # `rows` holds them from here on
     if result.errors and not skip_bad:
@@ -177,6 +181,16 @@ def _import_file(
     except _DryRun:
         summary.batch_id = None
     return summary
+
+
+def _format_read_before(ledger: Ledger, result: ParseResult) -> str | None:
+    """The format this very file was read in when it was imported before, if `--format` chose
+    another than its content says (a card file with `--format card_csv`): read the same way again,
+    or its rows come back with other signs and a re-import adds them all."""
+    row = ledger.query_one(
+        "SELECT format FROM import_batches WHERE file_hash = ? AND undone_at IS NULL ORDER BY id DESC LIMIT 1", (result.file_hash,)
+    )
+    return row["format"] if row and row["format"] != result.format and row["format"] in format_names() else None
 
 
 def _imported_elsewhere(ledger: Ledger, file_hash: str, account_ids: set[int]) -> list[str]:

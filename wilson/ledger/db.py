@@ -41,8 +41,11 @@ def _create_private(path: Path) -> None:
     os.close(fd)
 
 
+IN_MEMORY = Path(":memory:")  # a ledger that is never written to disk: a dry run before the first import
+
+
 def connect(path: Path) -> sqlite3.Connection:
-    if not path.exists():
+    if path != IN_MEMORY and not path.exists():
         try:
             _create_private(path)
         except OSError as exc:  # WILSON_HOME naming a file, a folder without write permission
