@@ -152,6 +152,16 @@ def test_amounts_written_the_spreadsheet_way_beside_a_balance_of_cents_are_the_a
     assert [(t.amount, t.balance) for t in result.transactions] == [(-1250, 98795), (200000, 298795), (-90000, 208795)]
 
 
+def test_a_summary_line_of_the_rows_width_above_them_is_passed_over(tmp_path: Path) -> None:
+    """Its `Balance` over the amounts' column is a figure's label, not the column's name."""
+    path = tmp_path / "summary.csv"
+    path.write_text(
+        "Account Summary,Current Account 12-34-56 12345678,Balance,1234.56\n"
+        '01/03/2025,"TESCO STORES 1234",-12.30,\n02/03/2025,"ACME LTD SALARY",2000.00,\n05/03/2025,"SHELL",-45.00,\n'
+    )
+    assert [t.amount for t in parse_file(path).transactions] == [-1230, 200000, -4500]
+
+
 def test_headerless_australian_rows_read_day_first_from_their_span() -> None:
     result = parse("written/anz_au.csv")
     assert [(t.posted, t.amount) for t in result.transactions] == [(date(2024, 3, 4), -4567), (date(2024, 3, 1), 200000)]

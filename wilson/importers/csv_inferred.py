@@ -90,7 +90,9 @@ def _reading(delimiter: str, rows: list[tuple[int, list[str]]]) -> Inferred | No
         if found is not None:
             roles, whole = found
             header = _header_line(shaped, roles)
-            if header is not None and _contradicts(shaped[0][1], roles):
+            # A header naming the money otherwise outvotes the cells; a summary line holding figures
+            # (`Account Summary,…,Balance,1234.56`) names no column.
+            if header is not None and named and _contradicts(shaped[0][1], roles):
                 return None
             return Inferred(delimiter, roles, header, shaped[0][0], whole, _stated_currency(columns, roles))
     return None
