@@ -215,6 +215,7 @@ def test_a_revolut_top_up_is_a_transfer_on_both_sides(books, tmp_path):
     # a wallet topped up from the bank: money moved, not spent
     ("VENMO ADDFUNDS 1234567890 WEB ID: 3264681992", -4000, "Transfer"), ("Cash App*Add Cash 8774174551 CA", -2000, "Transfer"),
     ("WISE INC TOP UP", -6000, "Transfer"), ("VENMO PAYMENT 1029384756", -4000, None),
+    ("FASTER PAYMENT RECEIVED REF JOHN SMITH", 65000, None), ("PAYMENT RECEIVED - THANK YOU", 65000, "Credit Card Payment"),
 ])
 def test_default_category(description, amount, category):
     assert default_category(description, None, amount) == category

@@ -23,6 +23,7 @@ from typing import Iterable
 from wilson.importers.model import digit_shape
 from wilson.ledger.transfers import CURRENCY_EXCHANGE, WALLET_FUNDING
 
+CARD_PAYMENT = "Credit Card Payment"
 # (category, direction, keywords). direction: "out" (amount < 0), "in" (amount > 0) or "any".
 MERCHANTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("Streaming", "out", (
@@ -91,7 +92,7 @@ MERCHANTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("Hotels", "out", ("marriott", "hilton", "hyatt", "airbnb", "booking.com", "expedia", "holiday inn", "premier inn")),
     ("Fees", "out", ("overdraft", "monthly service fee", "atm fee", "foreign transaction fee", "interest charge", "late fee")),
     ("Charity", "out", ("red cross", "unicef", "oxfam", "wikimedia", "gofundme")),
-    ("Credit Card Payment", "any", (
+    (CARD_PAYMENT, "any", (
         "payment thank you", "payment - thank you", "payment received", "autopay", "auto pay", "crd autopay",
         "credit card payment", "epay", "applecard gsbank", "kreditkartenabrechnung",
     )),
@@ -127,7 +128,7 @@ _MOVED_TO = r"\b(?:transfer|xfer|trnsfr|tfr)\s+(?:to|from)\s+(?:my\s+)?"
 # (transfer category, pattern): a move between the user's own accounts, recognised from either leg.
 # A move the text says goes to or from savings is a Savings Transfer; any other is a Transfer.
 OWN_MONEY_MOVES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("Credit Card Payment", re.compile(
+    (CARD_PAYMENT, re.compile(
         rf"\b(?:{_ISSUER})(?:{_SEP}(?:{_ISSUER_WORDS})\b){{0,3}}{_SEP}(?:{_PAYMENT_WORD})\b(?!{_SEP}to\b)"
         rf"|\bpayment to (?:{_ISSUER})(?: credit)? card\b",
         re.IGNORECASE,
@@ -153,6 +154,10 @@ _EARNED_OR_SENT = re.compile(
 )
 
 
+# A bank transfer scheme's word before `payment received`: a checking account's money in.
+_SCHEME_RECEIVED = re.compile(r"\b(?:faster|fps|bacs|sepa|giro|interac)\b.{0,20}\bpayments? received\b", re.IGNORECASE)
+
+
 def default_category(description: str | None, payee: str | None, amount: int) -> str | None:
     """The built-in category for a row no rule took, or None.
 
@@ -167,6 +172,8 @@ def default_category(description: str | None, payee: str | None, amount: int) ->
     if moved:
         return moved
     found = merchant_category(description, payee, amount)
+    if found == CARD_PAYMENT and any(text and _SCHEME_RECEIVED.search(text) for text in (description, payee)):
+        return None  # `FASTER PAYMENT RECEIVED`: money from someone, not a card's `PAYMENT RECEIVED`
     if amount < 0 or found not in (None, REFUNDS):
         return found
     if description is None:
