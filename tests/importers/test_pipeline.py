@@ -1272,6 +1272,20 @@ def test_a_file_imported_with_a_format_named_is_read_that_way_again(tmp_path: Pa
         assert (again.format, again.added, again.duplicates) == ("card_csv", 0, 2)
 
 
+def test_a_conversion_inside_one_multi_currency_account_links_its_legs(tmp_path: Path) -> None:
+    """Wise keeps every currency in one account: a conversion's two legs are there, linked."""
+    wise = write(tmp_path, "transaction-history.csv", (
+        "BALANCE-5,COMPLETED,NEUTRAL,2024-03-16 09:00:00,2024-03-16 09:00:01,0.41,GBP,,,Jane Smith,100.00,GBP,Jane Smith,116.50,EUR,1.165,,\n"
+    ), "ID,Status,Direction,Created on,Finished on,Source fee amount,Source fee currency,Target fee amount,Target fee currency,"
+       "Source name,Source amount (after fees),Source currency,Target name,Target amount (after fees),Target currency,Exchange rate,Reference,Batch\n")
+    with Ledger() as ledger:
+        assert import_file(ledger, wise).transfers_linked == 1
+        legs = ledger.query("SELECT id, amount, currency, transfer_id FROM transactions ORDER BY id")
+        assert [(leg["amount"], leg["currency"], leg["transfer_id"]) for leg in legs] == [
+            (-10041, "GBP", legs[1]["id"]), (11650, "EUR", legs[0]["id"]),
+        ]
+
+
 def test_a_paypal_purchase_paid_by_card_counts_once(tmp_path: Path) -> None:
     """The card's `PAYPAL *SHOP` and PayPal's `General Card Deposit` are one move of the owner's
     money; PayPal's payment to the shop is the spending."""

@@ -594,6 +594,7 @@ class _Conversion:
             parsed["currency"] = row_currencies
         self._extras(parsed, money, seps, direction, currency)
         if "amount_in" in single and direction is not None:
+            kept = list(kept)  # a range when no row needed a second look; both sides append to it
             count = self._both_sides(parsed, kept, direction, currency, european, thousandths)
             result.second_legs = count - self.count
         if "account_key" in parsed and not all(map(parsed["account_key"].__getitem__, kept)):

@@ -62,15 +62,17 @@ def link_transfers(ledger: Ledger, batch_id: int, rows: NewRows) -> int:
     """Pair the two legs of moves between own accounts so reports keep them out of spending.
 
     A pair is two posted rows in different accounts, same currency, opposite amounts, a few days
-    apart, at least one of which reads like a transfer (or the file said so). Of several possible
+    apart, at least one of which reads like a transfer (or the file said so); or the two legs of a
+    currency conversion (see `_exchange_leg`). Of several possible
     other legs, the one that reads like a transfer, then the nearest in date; legs alike in all
     that but in different accounts leave the move unlinked, since nothing says which it was.
     """
-    if ledger.scalar("SELECT COUNT(*) FROM accounts") < 2:
-        return 0
-    conn = ledger.conn
     if not len(rows):
         return 0
+    # One account in one currency has no other leg (one holding several, as Wise's does, may: a conversion).
+    if ledger.scalar("SELECT COUNT(*) FROM accounts") < 2 and len(set(rows.currency)) < 2:
+        return 0
+    conn = ledger.conn
     low = shift(min(rows.posted), -TRANSFER_MATCH_DAYS)
     high = shift(max(rows.posted), TRANSFER_MATCH_DAYS)
     transfer_category = ledger.scalar("SELECT id FROM categories WHERE name = 'Transfer'")
@@ -156,16 +158,17 @@ def _could_be_legs(row: dict, other: dict, target: str | None, other_target: str
 
 
 def _exchange_leg(conn: sqlite3.Connection, row: dict, taken: set[int]) -> dict | None:
-    """The other leg of a currency conversion: money the other way, in another currency and another
-    account, that reads like a conversion too, at once. Its amount cannot tell (the rate is not
-    known), so a leg in the currency the text names is preferred, then the nearest; legs alike in
-    that but in different accounts leave the conversion unlinked."""
+    """The other leg of a currency conversion: money the other way, in another currency (in another
+    account, or in the same one when it holds several, as Wise's does), that reads like a conversion
+    too, at once. Its amount cannot tell (the rate is not known), so a leg in the currency the text
+    names is preferred, then the nearest; legs alike in that but in different accounts leave the
+    conversion unlinked."""
     matches = [
         dict(m)
         for m in conn.execute(
-            f"SELECT {_LEG_COLUMNS} FROM transactions WHERE account_id != ? AND currency != ? AND (amount > 0) = ?"
+            f"SELECT {_LEG_COLUMNS} FROM transactions WHERE currency != ? AND (amount > 0) = ?"
             " AND amount != 0 AND posted BETWEEN date(?, ?) AND date(?, ?) AND pending = 0 AND transfer_id IS NULL ORDER BY id",
-            (row["account_id"], row["currency"], row["amount"] < 0, row["posted"], f"-{EXCHANGE_MATCH_DAYS} days",
+            (row["currency"], row["amount"] < 0, row["posted"], f"-{EXCHANGE_MATCH_DAYS} days",
              row["posted"], f"+{EXCHANGE_MATCH_DAYS} days"),
         )
         if m["id"] not in taken and CURRENCY_EXCHANGE.search(m["description"])
