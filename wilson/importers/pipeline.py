@@ -171,7 +171,9 @@ def _import_file(
             superseded = [(accounts[key]["id"], bank_id) for key, bank_id in result.superseded if key in accounts]
             outcome = record_import(ledger, batch, new_rows, _preparer(categorize), superseded)
             summary.warnings += _strangers(overlap, outcome.duplicates)
-            summary.warnings += _apply_balances(ledger, balances, accounts | _idle_accounts(ledger, result, accounts, account), changes)
+            summary.warnings += _apply_balances(
+                ledger, balances, accounts | _idle_accounts(ledger, result, accounts, account), changes, checked=not outcome.corrected
+            )
             note_account_changes(ledger, outcome.batch_id, changes)
             for counted in fields(ImportOutcome):
                 setattr(summary, counted.name, getattr(outcome, counted.name))
@@ -604,10 +606,11 @@ def _balance_facts(result: ParseResult, rows: ParsedRows) -> dict[str, _Balance]
 
 
 def _apply_balances(
-    ledger: Ledger, facts: dict[str, _Balance], accounts: dict[str, dict], changes: AccountChanges
+    ledger: Ledger, facts: dict[str, _Balance], accounts: dict[str, dict], changes: AccountChanges, checked: bool = True
 ) -> list[str]:
     """Set each account's balance from the statement or running balance, noting the change for
-    undo; warn about mismatches."""
+    undo; warn about mismatches. A file whose corrections changed rows the known balance counted
+    (OFX `CORRECTACTION`) is not `checked` against it: that balance was the bank's before them."""
     warnings = []
     for key, fact in facts.items():
         account = accounts.get(key)
@@ -625,7 +628,8 @@ def _apply_balances(
             continue
         changes.stated.append((account["id"], [fact.amount, fact.as_of.isoformat(), fact.source]))
         before = _balance_of(ledger, account["id"])
-        warnings += _disagreement(ledger, account, before, fact)
+        if checked:
+            warnings += _disagreement(ledger, account, before, fact)
         ledger.set_balance(account["id"], fact.amount, fact.as_of, fact.source)
         after = _balance_of(ledger, account["id"])
         if after != before:
