@@ -172,7 +172,7 @@ def _import_file(
             outcome = record_import(ledger, batch, new_rows, _preparer(categorize), superseded)
             summary.warnings += _strangers(overlap, outcome.duplicates)
             summary.warnings += _apply_balances(
-                ledger, balances, accounts | _idle_accounts(ledger, result, accounts, account), changes, checked=not outcome.corrected
+                ledger, balances, accounts | _idle_accounts(ledger, result, accounts, account), changes, not outcome.corrected
             )
             note_account_changes(ledger, outcome.batch_id, changes)
             for counted in fields(ImportOutcome):
