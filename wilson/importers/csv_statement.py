@@ -1,10 +1,10 @@
-"""The balances a CSV export states in the lines above its table, as a statement does.
+"""The balances a CSV export states around its table, as a statement does.
 
-DKB writes `Kontostand vom 31.03.2025:;1.234,56 EUR`, Nationwide `Account Balance:,£1,234.56`, ING
-`Saldo;1.234,56;EUR`, comdirect `Neuer Kontostand`, Bank of America `Ending balance as of
-01/31/2025`. With no running-balance column that is the only balance the file gives: it becomes the
-account's, as an OFX's ledger balance does, and with an opening balance beside it the rows between
-are checked against the two.
+DKB writes `Kontostand vom 31.03.2025:;1.234,56 EUR` above it, Nationwide `Account Balance:,£1,234.56`,
+ING `Saldo;1.234,56;EUR`, comdirect `Neuer Kontostand` above and `Alter Kontostand` below. With no
+running-balance column that is the only balance the file gives: the closing one becomes the
+account's, as an OFX's ledger balance does, and with an opening one the rows between are checked
+against the two.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date
 
-from wilson.money import AmountError, format_minor, parse_amount, to_minor
+from wilson.money import format_minor, parse_amount, to_minor
 
 # A date inside the label (`Kontostand vom 31.03.2025:`, `Solde au 31/03/2025`) says when.
 _LABEL_DATE = re.compile(r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4}")
@@ -70,7 +70,7 @@ def stated_balances(
 def _amount(text: str, decimal_sep: str, currency: str) -> int | None:
     try:
         return to_minor(parse_amount(text, decimal_sep), currency)
-    except (AmountError, ValueError):
+    except ValueError:  # AmountError too: a date or a word after the label is no balance
         return None
 
 
