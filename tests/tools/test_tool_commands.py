@@ -52,6 +52,7 @@ def test_bad_json_is_one_line_with_its_position():
 def test_an_error_result_is_printed_and_exits_non_zero():
     result = run("tool", "spending_summary", '{"start_date": "2025-06-10", "end_date": "2025-06-01"}')
     assert result.exit_code == 1
-    assert "before start_date" in json.loads(result.output)["error"]["message"]
+    assert "before start_date" in json.loads(result.stdout)["error"]["message"]
+    assert result.stderr.startswith("wilson: spending_summary: ") and result.stderr.count("\n") == 1  # one line
     assert run("tool", "no_such_tool").exit_code == 1
     assert run("tool", "search_transactions", "[1, 2]").exit_code != 0

@@ -14,7 +14,7 @@ from decimal import Decimal
 
 import click
 
-from wilson.cli.output import fail, print_json
+from wilson.cli.output import complain, fail, print_json
 
 
 @click.command("tools")
@@ -60,4 +60,5 @@ def tool_command(name: str, arguments: str) -> None:
         result = run_tool(name, args, ToolContext(ledger=ledger, today=date.today()))
     print_json(result)
     if isinstance(result, dict) and "error" in result:
+        complain(f"{name}: {result['error'].get('message', 'failed')}")  # the JSON above is for scripts and the model
         sys.exit(1)
