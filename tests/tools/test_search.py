@@ -30,6 +30,15 @@ def test_prefix_words_and_row_shape(hard_books):
                    "account": "Visa", "pending": False, "reviewed": False, "notes": None}
 
 
+def test_a_row_paid_abroad_shows_what_it_was_in_the_shops_currency(hard_books):
+    row = hard_books.run("search_transactions", query="panis")["transactions"][0]
+    hard_books.ledger.conn.execute(
+        "UPDATE transactions SET original_amount = 1850, original_currency = 'EUR' WHERE id = ?", (row["id"],)
+    )
+    shown = hard_books.run("search_transactions", query="panis")["transactions"][0]
+    assert shown["original"] == {"amount": "18.50", "currency": "EUR"}
+
+
 def test_category_includes_children_and_keeps_currencies_apart(hard_books):
     result = hard_books.run("search_transactions", category="Food", start_date="2025-06-01", end_date="2025-06-30")
     assert result["count"] == 5

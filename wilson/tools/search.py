@@ -21,7 +21,8 @@ from wilson.tools.scope import Scope, build_scope, has_splits, postings
     matches, not just the rows shown. A split row lists its parts (`split`); with a category it is
     found by its parts too, and counted by the parts in that category, as spending_summary counts
     it; with uncategorized_only it is found only when its parts leave some of its amount without a
-    category, and `sum` counts just that rest. Use it to look up, list or check specific transactions;
+    category, and `sum` counts just that rest. A row paid in another currency shows what it was
+    there (`original`: amount and currency). Use it to look up, list or check specific transactions;
     for totals by category, payee or month use spending_summary instead (it separates spending,
     income and transfers). Amounts are outflow-negative decimal strings.
     """
@@ -67,6 +68,9 @@ def search_transactions(
         row["amount"] = money(row["amount"], row["currency"])
         row["pending"] = bool(row["pending"])
         row["reviewed"] = bool(row["reviewed"])
+        original, code = row.pop("original_amount"), row.pop("original_currency")
+        if original is not None and code:  # paid abroad: what it was in the shop's currency
+            row["original"] = {"amount": money(original, code), "currency": code}
         if row["id"] in parts:
             row["split"] = [dict(part, amount=money(part["amount"], row["currency"])) for part in parts[row["id"]]]
     result: dict = {
@@ -127,7 +131,8 @@ def _page_by_parts(ctx: ToolContext, source: str, params: list, cap: int) -> lis
 def _listed(ctx: ToolContext, ids: list[int]) -> list[dict]:
     return ctx.ledger.query(
         "SELECT t.id, t.posted AS date, t.description, t.payee, t.amount, t.currency, c.name AS category,"
-        " a.name AS account, t.pending, t.reviewed, t.notes FROM transactions t JOIN accounts a ON a.id = t.account_id"
+        " a.name AS account, t.pending, t.reviewed, t.notes, t.original_amount, t.original_currency"
+        " FROM transactions t JOIN accounts a ON a.id = t.account_id"
         f" LEFT JOIN categories c ON c.id = t.category_id WHERE t.id IN ({','.join('?' * len(ids))})"
         " ORDER BY t.posted DESC, t.id DESC",
         ids,
