@@ -169,7 +169,7 @@ def _decode_legacy(data: bytes) -> str:
     accented = _accented_lines(data)
     legacy = [line for line in accented if not _is_utf8(line)]
     # The code page is judged by the legacy lines alone: UTF-8 bytes read as cp1252 look like noise.
-    encoding = _declared_encoding(data) or _legacy_encoding(b"\n".join(legacy))
+    encoding = _declared_encoding(data) or _legacy_encoding(_leading(legacy))
     if len(legacy) == len(accented):
         return data.decode(encoding, errors="replace")
     return "\n".join(
@@ -283,7 +283,18 @@ def _decodes(data: bytes, encoding: str) -> bool:
 _is_utf8 = partial(_decodes, encoding="utf-8")
 
 
-def _legacy_encoding(data: bytes) -> str:
+def _leading(lines: list[bytes]) -> bytes:
+    """The first `_SAMPLE_BYTES` of the lines, joined: all a code page is judged by."""
+    taken, size = [], 0
+    for line in lines:
+        if size >= _SAMPLE_BYTES:
+            break
+        taken.append(line)
+        size += len(line) + 1
+    return b"\n".join(taken)[:_SAMPLE_BYTES]
+
+
+def _legacy_encoding(sample: bytes) -> str:
     """cp1252 unless the accented words read better as Central European text under cp1250, or as
     Turkish under cp1254.
 
@@ -299,9 +310,8 @@ def _legacy_encoding(data: bytes) -> str:
     distinct words holding high bytes in the sample are weighed; cp1252 wins a tie and a near tie.
     charset-normalizer was tried here and misjudges short samples (it reads Polish as cp1252 and
     French as cp1250). A sample written mostly in runs of high bytes apart from Latin letters is
-    first offered to the non-Latin code pages.
+    first offered to the non-Latin code pages. `sample`: the file's first lines holding high bytes.
     """
-    sample = b"\n".join(_accented_lines(data[: _SAMPLE_BYTES * 16]))[:_SAMPLE_BYTES]
     found = _east_asian(sample)
     if found:
         return found
