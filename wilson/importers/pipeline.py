@@ -27,6 +27,7 @@ from wilson.importers.model import (
 )
 from wilson.ledger import Ledger
 from wilson.ledger.account_changes import AccountChanges, note_account_changes
+from wilson.ledger.bulk import is_bulk
 from wilson.ledger.imports import BatchRecord, ImportOutcome, record_import
 from wilson.ledger.new_rows import NewRows
 from wilson.money import format_minor
@@ -147,7 +148,7 @@ def _import_file(
     balances = _balance_facts(result, rows)
     say("writing")
     try:
-        with ledger.write():
+        with ledger.write(bulk=is_bulk(ledger.conn, len(rows))):
             known = {row["id"] for row in ledger.query("SELECT id FROM accounts")}
             changes = AccountChanges()
             accounts = _resolve_accounts(ledger, result, rows, account, source, summary.warnings, changes)

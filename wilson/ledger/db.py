@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+from contextlib import suppress
 from pathlib import Path
 
 from wilson.paths import ledger_path, resource
@@ -56,7 +57,8 @@ def connect(path: Path) -> sqlite3.Connection:
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        conn.execute("PRAGMA journal_mode = WAL")
+        with suppress(sqlite3.OperationalError):  # locked: a first big import is writing without it, and sets it back
+            conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA synchronous = NORMAL")
         # 16 MB of page cache (the default is 2 MB): index updates on a large import and the

@@ -13,11 +13,11 @@ import json
 import sqlite3
 from contextlib import nullcontext
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, islice
 from typing import Callable, Sequence
 
 from wilson.ledger.aggregates import add_rows
-from wilson.ledger.bulk import derived_structures_dropped
+from wilson.ledger.bulk import derived_structures_dropped, is_bulk
 from wilson.ledger.iso_dates import days, shift
 from wilson.ledger.new_rows import NewRows
 from wilson.ledger.pending import not_yet_posted, replace_pending
@@ -26,7 +26,6 @@ from wilson.ledger.transfers import link_transfers
 
 BANK_ID_MATCH_DAYS = 7  # a row the bank re-dated keeps its id
 MOVED_ROW_DAYS = 3  # without an id, a row the bank re-dated: authorisation to posting date
-BULK_ROWS = 5_000  # batches this big, into a ledger no bigger, rebuild indexes instead of updating them
 
 
 @dataclass
@@ -240,16 +239,14 @@ def _insert(ledger: Ledger, batch_id: int, rows: NewRows) -> None:
     if not len(rows):
         return
     conn = ledger.conn
+    bulk = is_bulk(conn, len(rows))
     start = (conn.execute("SELECT COALESCE(MAX(id), 0) FROM transactions").fetchone()[0]) + 1
     ids = range(start, start + len(rows))
     imported_at = conn.execute("SELECT imported_at FROM import_batches WHERE id = ?", (batch_id,)).fetchone()[0]
     columns: dict[str, Sequence] = {name: getattr(rows, name) for name in _INSERTED}
     columns |= {"batch_id": [batch_id] * len(rows), "created_at": [imported_at] * len(rows)}
-    sql, bound = _insert_statement(ids, columns)
-    # A batch at least as big as the ledger rebuilds the indexes instead of updating them.
-    bulk = len(rows) >= BULK_ROWS and len(rows) >= start - 1
-    with derived_structures_dropped(conn) if bulk else nullcontext():
-        conn.executemany(sql, zip(*bound))  # zipped, not a list: 100k parameter tuples would double peak memory
+    with derived_structures_dropped(conn, kept=_sparse_indexes(rows)) if bulk else nullcontext():
+        _insert_rows(conn, ids, columns)
     split_rows = [(ids[i], amount, cat, memo) for i, parts in sorted(rows.splits.items()) for amount, cat, memo in parts]
     if split_rows:
         conn.executemany("INSERT INTO splits (transaction_id, amount, category_id, memo) VALUES (?, ?, ?, ?)", split_rows)
@@ -263,12 +260,16 @@ _INSERTED = (
 )
 
 
-def _insert_statement(ids: Sequence[int], columns: dict[str, Sequence]) -> tuple[str, list[Sequence]]:
-    """The INSERT for a batch and the columns it binds per row (always the ids, so each row is one).
+ROWS_PER_STATEMENT = 100
+
+
+def _insert_rows(conn: sqlite3.Connection, ids: Sequence[int], columns: dict[str, Sequence]) -> None:
+    """Insert a hundred rows per statement: `executemany` costs more per row it steps through than
+    the row's insert itself, whatever the number of parameters.
 
     A column holding one value on every row (the account, the currency, no notes, ...) is written
-    into the statement as a literal instead: binding a parameter from Python costs more than the
-    row's insert itself, so a typical batch binds half the columns it would otherwise.
+    into the statement as a literal instead of bound: binding from Python costs more than the
+    insert too, so a typical batch binds half the columns it would otherwise.
     """
     slots, bound = ["?"], [ids]
     for values in columns.values():
@@ -276,7 +277,29 @@ def _insert_statement(ids: Sequence[int], columns: dict[str, Sequence]) -> tuple
         if literal is None:
             bound.append(values)
         slots.append(literal or "?")
-    return f"INSERT INTO transactions (id, {', '.join(columns)}) VALUES ({', '.join(slots)})", bound
+    limit = conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // len(bound)
+    per_statement = max(1, min(ROWS_PER_STATEMENT, limit))
+    row = f"({', '.join(slots)})"
+
+    def statement(count: int) -> str:
+        return f"INSERT INTO transactions (id, {', '.join(columns)}) VALUES " + ", ".join([row] * count)
+
+    # Parameters are taken from the columns a statement at a time: 100k parameter tuples at once
+    # would double peak memory.
+    flat = chain.from_iterable(zip(*bound))
+    full, rest = divmod(len(ids), per_statement)
+    width = per_statement * len(bound)
+    conn.executemany(statement(per_statement), (tuple(islice(flat, width)) for _ in range(full)))
+    if rest:
+        conn.execute(statement(rest), tuple(flat))
+
+
+def _sparse_indexes(rows: NewRows) -> tuple[str, ...]:
+    """Partial indexes that a batch adds (almost) no entries to: updating them costs nothing, while
+    rebuilding one scans the whole table. Pending rows are few, and transfer links come later."""
+    return ("transactions_pending", "transactions_transfer") + (
+        ("transactions_bank_id",) if rows.bank_id.count(None) == len(rows) else ()
+    )
 
 
 def _literal(value: object) -> str | None:
