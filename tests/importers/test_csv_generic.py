@@ -697,6 +697,7 @@ def test_card_statements_signed_by_their_type_column_or_their_credit_marks() -> 
     assert [t.amount for t in truncated.transactions] == [-5210, 30000, -8843]
     marked = parse("written/a27_only_cr_marked.csv")  # only credits carry `CR`
     assert [t.amount for t in marked.transactions] == [-4500, 50000, -1299, 1299]
+    assert marked.accounts[0].type == "credit_card" and any("marked CR" in w for w in marked.warnings)
 
 
 def test_a_row_with_a_purchase_date_but_no_posting_date_is_pending() -> None:

@@ -770,10 +770,11 @@ class _Conversion:
             amounts = list(map(less_fee, amounts, money(columns[fee_i], seps["fee"])))
         lone = amount_i is not None and debit_i is None and credit_i is None and direction is None
         if lone and self.options.negate is None:
-            amounts = self._credits_marked(columns[amount_i], amounts)
-            worded = self._signed_by_card_words(amounts)
-            if worded is not None:
-                return worded
+            signed = self._credits_marked(columns[amount_i], amounts)
+            if signed is None:
+                signed = self._signed_by_card_words(amounts)
+            if signed is not None:
+                return signed
         if self.options.negate or (self.options.negate is None and lone and self._charges_positive(amounts, descriptions)):
             amounts = [-amount if amount.__class__ is int else amount for amount in amounts]
         return amounts
@@ -827,13 +828,15 @@ class _Conversion:
         self.card = "amounts signed by the type column (Sale, Purchase, Fee out; Payment, Return, Refund in): read as a card statement"
         return [abs(a) * sign if sign and a.__class__ is int else a for a, sign in zip(amounts, signs)]
 
-    def _credits_marked(self, cells: Sequence[str], amounts: list) -> list:
-        """Where only credits carry a mark (`£500.00 CR`) and nothing else is signed, the rest are debits."""
+    def _credits_marked(self, cells: Sequence[str], amounts: list) -> list | None:
+        """Where only credits carry a mark (`£500.00 CR`) and nothing else is signed, the rest are
+        debits: a card statement's way (a bank's marks its debits too, or signs them)."""
         sample = [v.upper() for v in self._column(self.layout.single.get("amount"), 400)]
         if not any(v.endswith("CR") for v in sample) or any(
             v.endswith(("DR", "-")) or v.startswith("-") or "(" in v or " -" in v for v in sample
         ):
-            return amounts
+            return None
+        self.card = "only the credits are marked CR: read as a card statement"
         return [
             -abs(amount) if amount.__class__ is int and not cell.rstrip().upper().endswith("CR") else amount
             for amount, cell in zip(amounts, cells)
