@@ -1190,3 +1190,9 @@ def test_a_row_without_text_is_described_by_its_category_and_item_columns_are_te
     assert [t.description for t in monefy.transactions] == ["Clothes", "fbbd"]
     csb43 = parse_text("transaction_date,item1,item2,amount\n2019-11-02,MY_INCOME_LINE,,1500.00\n")
     assert csb43.transactions[0].description == "MY_INCOME_LINE"
+
+
+def test_dates_written_as_spreadsheet_day_numbers_are_read_with_a_warning() -> None:
+    result = parse_text("Date;Buchungstext;Betrag\n45658;REWE;-12,50\n45690;GEHALT;2500,00\n")
+    assert [(t.posted, t.amount) for t in result.transactions] == [(date(2025, 1, 1), -1250), (date(2025, 2, 2), 250000)]
+    assert any("spreadsheet day numbers" in w for w in result.warnings)

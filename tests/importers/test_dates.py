@@ -89,3 +89,12 @@ def test_a_column_only_the_hint_decides_is_marked_guessed() -> None:
     assert not infer_date_format(["05/05/2021"]).guessed  # both orders agree
     assert not infer_date_format(["04/03/2024", "01/03/2024"]).guessed  # the short stretch decides
     assert not infer_date_format(["13/03/2024"]).guessed  # a day over 12 decides
+
+
+def test_spreadsheet_day_numbers_are_read_only_in_a_column_named_a_date() -> None:
+    """`45658` is 2025-01-01 in a spreadsheet saved as CSV with its date cells formatted General; a
+    column found by its content alone (a cheque number) must not turn into dates."""
+    named = infer_date_format(["45658", "45659.5", "45690"], named=True)
+    assert [named.parse(v) for v in ["45658", "45659.5", "45690"]] == [date(2025, 1, 1), date(2025, 1, 2), date(2025, 2, 2)]
+    assert infer_date_format(["45658", "45659"]).format is None
+    assert infer_date_format(["45658", "TBD"], named=True).format is None  # not all of them: the rows are refused as before

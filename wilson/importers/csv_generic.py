@@ -29,7 +29,7 @@ from wilson.importers.csv_money import (
 from wilson.importers.csv_read import has_long_line, read_records, uniform_columns
 from wilson.importers.csv_sections import joined_sections, section_title, titled_tables
 from wilson.importers.csv_statement import disagreement, stated_balances
-from wilson.importers.dates import DMY, DateColumn, infer_date_format
+from wilson.importers.dates import DAY_NUMBER, DMY, DateColumn, infer_date_format
 from wilson.importers.model import (
     ACCOUNT_TYPES, CARD_NAME, ImportRefused, ParsedAccount, ParsedRows, ParseResult, ParsedSplit, RowError, name_from_file, payee_of,
     per_distinct, squeeze, type_named,
@@ -543,7 +543,9 @@ class _Conversion:
         descriptions = self._descriptions(texts)
         recurring = len(set(descriptions)) * 2 <= len(descriptions)  # the same payees month after month
         known = options.day_first is not None  # a bank's own order, not a guess from the file
-        date_cols = [(i, infer_date_format(distinct_dates[i], day_first, recurring, known)) for i in layout.dates]
+        date_cols = [(i, infer_date_format(distinct_dates[i], day_first, recurring, known, named=True)) for i in layout.dates]
+        if any(column.format is DAY_NUMBER for _, column in date_cols):
+            self.warnings.append("the dates are spreadsheet day numbers (45658 is 2025-01-01): read as such")
         columns, count = self.columns, self.count
         result = ParseResult(options.format, [], [], self.errors)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from typing import Callable, Iterable
 
 _MONTHS = {
@@ -85,6 +85,18 @@ MON_D_Y = _fmt(
     lambda m: (_year(m[3]), _month(m[1]), int(m[2])),
 )
 
+_EXCEL_DAY_ZERO = date(1899, 12, 30)  # spreadsheets count days from here (1900 date system)
+
+
+def _day_number(match: re.Match[str]) -> tuple[int, int, int]:
+    day = _EXCEL_DAY_ZERO + timedelta(days=int(match[1]))
+    return day.year, day.month, day.day
+
+
+# A spreadsheet's day number (`45658`, `45658.5` with a time), 1954 to 2118: a date cell formatted
+# General, saved as CSV. Taken only in a column whose header names a date.
+DAY_NUMBER = DateFormat("spreadsheet day number", re.compile(r"([2-7]\d{4})(?:\.\d+)?"), _day_number)
+
 _DAY_FIRST = (YMD, COMPACT, DMY, MDY, D_MON_Y, MON_D_Y)
 _MONTH_FIRST = (YMD, COMPACT, MDY, DMY, D_MON_Y, MON_D_Y)
 _DOTTED = re.compile(r"\d{1,2}\.\d{1,2}\.")
@@ -108,7 +120,9 @@ class DateColumn:
             return value
 
 
-def infer_date_format(values: Iterable[str], day_first: bool = False, recurring: bool = True, known: bool = False) -> DateColumn:
+def infer_date_format(
+    values: Iterable[str], day_first: bool = False, recurring: bool = True, known: bool = False, named: bool = False
+) -> DateColumn:
     """The format that reads the most distinct values; when every value fits both day/month orders,
     the reading that keeps the file in date order over a short stretch, else the hinted order.
 
@@ -116,7 +130,8 @@ def infer_date_format(values: Iterable[str], day_first: bool = False, recurring:
     headers, a currency outside North America), or with `known` the order the bank always writes
     (Chase's month first): then two rows on `01/04` and `02/04` are January and February, not
     two days in April; `recurring` whether its rows repeat the same payees, as a subscription's
-    monthly charges do.
+    monthly charges do; `named` when the column's header says it holds dates, so a column of
+    nothing but spreadsheet day numbers is read as those.
     """
     ordered = [v for v in dict.fromkeys(v.strip() for v in values) if v]
     distinct = set(ordered)
@@ -141,6 +156,10 @@ def infer_date_format(values: Iterable[str], day_first: bool = False, recurring:
             if weight > 0:
                 best, best_dates = other, other_dates
             return DateColumn(best, best_dates, guessed=weight == 0)
+    if not best_count and named and distinct:
+        numbered = {v: DAY_NUMBER.parse(v) for v in distinct}
+        if None not in numbered.values():
+            return DateColumn(DAY_NUMBER, numbered)
     return DateColumn(best, best_dates)
 
 
