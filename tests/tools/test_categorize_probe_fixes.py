@@ -23,12 +23,16 @@ CARD_PAYMENTS = {
     "CHASE CREDIT CRD AUTOPAY PPD ID: 4760039224": "-300.00",
     "CITI AUTOPAY PAYMENT 061234": "-50.00",
     "BK OF AMER VISA ONLINE PMT": "-75.50",
+    "ONLINE PAYMENT, THANK YOU": "-500.00",  # Citi's wording, seen from the bank
 }
 SAVINGS_MOVES = {
     "Online Transfer to SAV ...7890 transaction#: 20250605511": "-500.00",
     "Online Transfer from SAV ...7890 transaction#: 20250614777": "1000.00",
     "TRANSFER TO SAVINGS": "-250.00",
     "Online Banking transfer to SAV 7890 Confirmation# 1234567": "-40.00",
+    "Internet transfer to Online Savings account XXXXXX4321": "-1000.00",  # Ally
+    "TRANSFER TO POT": "-50.00",  # Monzo
+    "Överföring till sparkonto": "-5000.00",  # ICA Banken
 }
 CHECKING_MOVES = {"ONLINE TRANSFER TO CHK ...1234": "-60.00"}
 # Payments to someone else, which must stay spending.
@@ -85,8 +89,8 @@ def test_checking_alone_keeps_card_payments_and_savings_moves_out_of_spending_an
     assert result["transfers_linked"] == 0  # nothing to link: the cards and savings were never imported
     summary = usd(books.run("spending_summary", start_date="2025-06-01", end_date="2025-06-30"))
     assert (summary["spending"], summary["income"]) == ("2150.00", "3245.67")
-    assert summary["transfer_transactions"] == len(own) == 12
-    assert summary["transfers_net"] == "-1686.87"
+    assert summary["transfer_transactions"] == len(own) == 16
+    assert summary["transfers_net"] == "-8236.87"
     found = categories(books)
     assert {found[text] for text in CARD_PAYMENTS} == {"Credit Card Payment"}
     assert {found[text] for text in SAVINGS_MOVES} == {"Savings Transfer"}

@@ -130,10 +130,16 @@ _MOVED_TO = r"\b(?:transfer|xfer|trnsfr|tfr)\s+(?:to|from)\s+(?:my\s+)?"
 OWN_MONEY_MOVES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (CARD_PAYMENT, re.compile(
         rf"\b(?:{_ISSUER})(?:{_SEP}(?:{_ISSUER_WORDS})\b){{0,3}}{_SEP}(?:{_PAYMENT_WORD})\b(?!{_SEP}to\b)"
-        rf"|\bpayment to (?:{_ISSUER})(?: credit)? card\b",
+        rf"|\bpayment to (?:{_ISSUER})(?: credit)? card\b"
+        r"|\b(?:payment|pymt|pmt)\W{1,4}thank\s?you\b",  # Citi's `ONLINE PAYMENT, THANK YOU`
         re.IGNORECASE,
     )),
-    ("Savings Transfer", re.compile(rf"{_MOVED_TO}(?:savings\b|money market\b|(?:sav|mma){_ENDING})", re.IGNORECASE)),
+    # `Internet transfer to Online Savings account`, a Monzo pot, a Swedish or Danish `sparkonto`.
+    ("Savings Transfer", re.compile(
+        rf"{_MOVED_TO}(?:(?:[\w-]+\s+){{0,2}}(?:savings|pot)\b|money market\b|(?:sav|mma){_ENDING})"
+        r"|\b(?:överföring|overføring|overførsel) (?:till|til|fra|från) (?:\w+ )?spar\w*",
+        re.IGNORECASE,
+    )),
     # A wallet's top-up as the wallet writes it (Revolut's `Top-Up by *1234`) and as the card or
     # bank paying it does (`VENMO ADDFUNDS`, `Cash App*Add Cash`, `WISE INC TOP UP`).
     ("Transfer", re.compile(
