@@ -1196,3 +1196,26 @@ def test_dates_written_as_spreadsheet_day_numbers_are_read_with_a_warning() -> N
     result = parse_text("Date;Buchungstext;Betrag\n45658;REWE;-12,50\n45690;GEHALT;2500,00\n")
     assert [(t.posted, t.amount) for t in result.transactions] == [(date(2025, 1, 1), -1250), (date(2025, 2, 2), 250000)]
     assert any("spreadsheet day numbers" in w for w in result.warnings)
+
+
+def test_denied_payments_and_scheduled_ones_are_not_booked_as_posted() -> None:
+    """PayPal's `Denied` never moved money; Consorsbank's `Umsatz geplant: Ja` has not happened yet."""
+    paypal = parse_text(
+        "Date,Name,Status,Currency,Gross\n01/03/2025,Coffee Shop,Completed,USD,-4.50\n"
+        "01/04/2025,Gadget Store,Denied,USD,-199.00\n01/05/2025,Friend,Completed,USD,20.00\n"
+    )
+    assert [t.amount for t in paypal.transactions] == [-450, 2000] and paypal.skipped_reverted == 1
+    planned = parse_text(
+        "Buchung;Sender / Empfänger;Umsatz geplant;Betrag;Währung\n03.03.2025;Miete;Ja;-1.150,00;EUR\n"
+        "15.02.2025;Miete;Nein;-1.150,00;EUR\n"
+    )
+    assert [(t.amount, t.pending) for t in planned.transactions] == [(-115000, True), (-115000, False)]
+
+
+def test_a_foreign_amount_written_with_its_currency_code_is_the_original() -> None:
+    """ANZ NZ's `ForeignCurrencyAmount` holds `EUR 135.00`."""
+    result = parse_text(
+        "Type,Details,Amount,Date,ForeignCurrencyAmount\nVisa Purchase,Countdown,-87.65,03/03/2025,\n"
+        "Visa Purchase,Booking.com,-245.12,06/03/2025,EUR 135.00\n"
+    )
+    assert [(t.original_amount, t.original_currency) for t in result.transactions] == [(None, None), (-13500, "EUR")]

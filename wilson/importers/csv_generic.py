@@ -95,8 +95,9 @@ _PENDING = re.compile(
     r"|^等待|处理中|處理中",  # Alipay's `等待付款`, processing
     re.I,
 )
+_YES = re.compile(r"ja|yes|oui|si|sí|1|true|x", re.I)
 _REVERTED = re.compile(
-    r"revert|declin|fail|cancel|storn|abgelehnt|r(?:ü|ue|u)ckg(?:ä|ae|a)ngig|reject|void|refus|rechaz|recus|rifiut|geweigerd|afgewezen|odrzuc"
+    r"revert|declin|denied|fail|cancel|storn|abgelehnt|r(?:ü|ue|u)ckg(?:ä|ae|a)ngig|reject|void|refus|rechaz|recus|rifiut|geweigerd|afgewezen|odrzuc"
     r"|交易关闭|交易關閉|失败|失敗|已撤销|已取消",  # Alipay: a closed (never paid) order, failed, cancelled
     re.I,
 )
@@ -578,7 +579,7 @@ class _Conversion:
         if date_cols and date_cols[0][1].guessed:
             order = "day/month" if date_cols[0][1].format is DMY else "month/day"
             result.warnings.append(f"every date fits both day/month orders and nothing in the file decides: read as {order}")
-        statuses = self._statuses(single.get("status"))
+        statuses = self._statuses(single.get("status"), single.get("planned"))
         if "hold" in single and None in parsed["amount"]:
             statuses = self._holds(parsed["amount"], money(columns[single["hold"]], seps["hold"]), statuses)
         if date_cols:
@@ -735,11 +736,14 @@ class _Conversion:
                 amounts[i], statuses[i] = hold, "pending"
         return statuses
 
-    def _statuses(self, index: int | None) -> list[str] | None:
-        """booked / pending / reverted per row, or None when the file has no status column."""
-        if index is None:
-            return None
-        return per_distinct(_status, self.columns[index])
+    def _statuses(self, index: int | None, planned: int | None) -> list[str] | None:
+        """booked / pending / reverted per row, or None when the file has no status column. A
+        payment the bank has only scheduled is pending: it has not happened yet."""
+        statuses = per_distinct(_status, self.columns[index]) if index is not None else None
+        if planned is None:
+            return statuses
+        flags = per_distinct(_YES.fullmatch, [v.strip() for v in self.columns[planned]])
+        return ["pending" if flag else status for flag, status in zip(flags, statuses or ["booked"] * self.count)]
 
     def _amounts(
         self, money: Callable[[Sequence[str], str], list], seps: dict[str, str], direction: int | None, descriptions: list[str]

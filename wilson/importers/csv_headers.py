@@ -73,7 +73,7 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     "kind": ("type", "transaction type", "type of transaction", "activity", "transaction kind"),
     "original_amount": (
         "original amount", "foreign amount", "amount in original currency", "local amount", "orig amount",
-        "local currency amount",
+        "local currency amount", "foreigncurrencyamount",  # ANZ NZ's `EUR 135.00`
     ),
     "original_currency": (
         "original currency", "foreign currency", "local currency", "orig currency",
@@ -155,6 +155,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
     "status": ("info", "buchungsstatus", "statut", "estado", "situacao", "stato"),
     "notes": ("notiz", "bemerkung"),
     "hold": ("kwota blokady zwolnienie blokady",),  # ING PL: a card hold, with no amount booked yet
+    "planned": ("umsatz geplant",),  # Consorsbank: `Ja` on a payment scheduled for a later day
     "kind": (
         "transaktionstyp", "buchungstext", "mutatiesoort", "typ transakce", "tranzakcio tipusa", "umsatzart", "vorgang",
         "type d operation", "type de transaction", "tipo", "typ", "szczegoly", "typ transakcji", "rodzaj transakcji",

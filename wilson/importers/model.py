@@ -249,10 +249,12 @@ def name_from_file(source: str) -> str:
     "Checking", so the second month lands in the same account and its overlap is de-duplicated.
     """
     spaced = re.sub(r"[\s_\-.]+", " ", Path(source).stem)
+    spaced = _GLUED_DATE.sub(" ", spaced)  # ASB's `Export20250201091244`
     words = _FILE_NAME_NOISE.sub(" ", spaced).split()
     while words and words[-1].casefold() in _RANGE_WORDS:  # `..._2026-04-01_to_2026-05-23`
         words.pop()
     return " ".join(words) or "Imported"
 
 
+_GLUED_DATE = re.compile(r"(?<=[^\W\d_])(?=(?:19|20)\d{6}(?:\d{4,6})?\b)")
 _RANGE_WORDS = frozenset(("to", "till", "until", "bis", "tot", "au"))
