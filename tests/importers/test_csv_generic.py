@@ -1219,3 +1219,14 @@ def test_a_foreign_amount_written_with_its_currency_code_is_the_original() -> No
         "Visa Purchase,Booking.com,-245.12,06/03/2025,EUR 135.00\n"
     )
     assert [(t.original_amount, t.original_currency) for t in result.transactions] == [(None, None), (-13500, "EUR")]
+
+
+def test_a_lloyds_card_file_of_purchases_alone_is_told_by_its_columns() -> None:
+    """Lloyds, Halifax and Bank of Scotland cards write charges positive under `Date entered`;
+    a month without a payment has nothing else to show it."""
+    result = parse_text(
+        "Date,Date entered,Reference,Description,Amount\n22/01/2025,23/01/2025,24492155000000,DELIVEROO LONDON,23.45\n"
+        "09/01/2025,10/01/2025,24492155000001,TRAINLINE.COM LONDON,67.90\n"
+    )
+    assert [t.amount for t in result.transactions] == [-2345, -6790]
+    assert result.accounts[0].type == "credit_card"

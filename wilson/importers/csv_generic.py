@@ -798,6 +798,8 @@ class _Conversion:
             self.card = "charges are written positive and card payments negative: read as a card statement"
         elif not payments and CARD_NAME.search(name_from_file(self.source)) and self._paid_off(amounts, descriptions):
             self.card = "a card's file whose charges are written positive and its payments negative: read as a card statement"
+        elif not payments and self._credit_card_columns:
+            self.card = "a card's columns, with its charges written positive: read as a card statement"
         elif not payments and len(signed) >= UNSURE_SIGNS_MIN and self._mostly_unexplained_inflows(amounts, descriptions):
             self.warnings.append(
                 "most amounts are positive and no card payment shows how the file signs them: read as money in;"
@@ -1147,7 +1149,8 @@ class _Conversion:
         return next((line for line in found if line[1]), found[0] if found else (None, None, False))
 
 
-_CREDIT_CARD_HEADER = re.compile(r"\bcredit ?card\b|\bkreditkart|\bcarte de credit\b|\bcreditcard")  # of a normalised header
+# Of a normalised header. Lloyds, Halifax and Bank of Scotland cards' `Date entered` beside `Date`.
+_CREDIT_CARD_HEADER = re.compile(r"\bcredit ?card\b|\bkreditkart|\bcarte de credit\b|\bcreditcard|^date entered$")
 
 
 _ACCOUNT_LABEL = re.compile(
