@@ -22,6 +22,7 @@ _PARSER_MODULES = (
     "wilson.importers.csv_banks",
     "wilson.importers.csv_generic",
     "wilson.importers.csv_inferred",
+    "wilson.importers.labelled_text",
 )
 
 MAX_FILE_BYTES = 200 * 1024 * 1024
