@@ -1230,3 +1230,16 @@ def test_a_lloyds_card_file_of_purchases_alone_is_told_by_its_columns() -> None:
     )
     assert [t.amount for t in result.transactions] == [-2345, -6790]
     assert result.accounts[0].type == "credit_card"
+
+
+def test_a_quicken_reports_inflow_outflow_and_net_totals_are_skipped_with_a_warning() -> None:
+    result = parse_text(
+        '"Transaction Report"\n"1/1/2025 through 1/31/2025"\n""\n'
+        '"","Date","Account","Num","Description","Memo","Category","Tag","Clr","Amount"\n'
+        '"","1/5/2025","Checking","","SAFEWAY","","Groceries","","R","-87.34"\n'
+        '"","1/7/2025","Checking","","ACME PAYROLL","","Salary","","R","3,120.50"\n""\n'
+        '"","","","","","","","","TOTAL INFLOWS","3,120.50"\n"","","","","","","","","TOTAL OUTFLOWS","-87.34"\n""\n'
+        '"","","","","","","","","NET TOTAL","3,033.16"\n'
+    )
+    assert [t.amount for t in result.transactions] == [-8734, 312050] and not result.errors
+    assert sum("a totals line" in w for w in result.warnings) == 3

@@ -87,7 +87,11 @@ _TOTALS = re.compile(
     re.I,
 )
 _AS_OF = re.compile(r"(?<=\d)\s+as of\s+\S+$", re.I)
-_TOTAL_TEXT = re.compile(r"((daily|day|grand|sub-?|monthly)\s*)?totals?(\s+for\b.*)?:?|net\s+(change|movement):?", re.I)
+_TOTAL_TEXT = re.compile(  # Quicken's report: `TOTAL INFLOWS`, `TOTAL OUTFLOWS`, `NET TOTAL`
+    r"((daily|day|grand|sub-?|monthly|net)\s*)?totals?(\s+(for\b.*|in-?flows?|out-?flows?|income|expenses?|debits?|credits?"
+    r"|deposits?|withdrawals?|payments?|charges?))?:?|net\s+(change|movement):?",
+    re.I,
+)
 _PENDING = re.compile(
     r"pending|pendient|pendent|vorgemerkt|authori[sz]|in bearbeitung|en attente|nicht gebucht|ausstehend|^offen$|^neu$|^reserve|^varaus"
     r"|^venter\b|^v(?:ä|a)ntande"  # Danske: `Venter`, waiting
