@@ -121,6 +121,11 @@ CASES = [
     # Japanese exports: full-width Latin letters and half-width kana are written the usual way
     ("カード　ＡＭＡＺＯＮ．ＣＯ．ＪＰ", "Amazon"), ("ＳＴＡＲＢＵＣＫＳ　１２３", "Starbucks"),
     ("VISAﾃﾞﾋﾞｯﾄ ｾﾌﾞﾝｲﾚﾌﾞﾝ", "セブンイレブン"), ("Café ½ price", "Café ½ price"),
+    # Bank prefixes: ING Australia, French and Swiss card payments, TD Bank
+    ("VISA PURCHASE - Receipt 123456 BUNNINGS", "Bunnings"), ("PAIEMENT CB 0401 CARREFOUR", "Carrefour"),
+    ("PAIEMENT PAR CARTE X1234 CARREFOUR 14/03", "Carrefour"), ("Einkauf ZKB Maestro Karte Nr. 1234, Coop Zürich", "Coop Zürich"),
+    ("DEBIT POS, AUT 020125 VISA DDA PUR AP 469216 WAWA 8145 PHILADELPHIA * PA", "Wawa"),
+    ("DEBIT POS, AUT 030124 DDA PURCHASE SHOPRITE 123 CHERRY HILL * NJ", "Shoprite"), ("ELECTRONIC PMT-WEB, PSEG", "Pseg"),
 ]
 
 

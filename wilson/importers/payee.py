@@ -47,10 +47,14 @@ _PREFIX = re.compile(
     r"|CARD\s+(?:PURCHASE|PAYMENT)(?:\s+TO)?"
     r"|DEBIT\s+PURCHASE(?:\s*-\s*VISA)?"  # U.S. Bank
     r"|VD[ACP]\s*-"  # AIB: Visa debit purchase, contactless, cash
-    r"|,?\s*\*+\d+\s*,|AUT\s+\d{6}\s+(?:VISA\s+)?(?:DDA\s+)?(?:PUR|REF)\b"  # TD Bank: `, *****1234, AUT 011325 VISA DDA PUR`
+    r"|,?\s*\*+\d+\s*,|AUT\s+\d{6}\s+(?:VISA\s+)?(?:DDA\s+)?(?:PUR(?:CHASE)?|REF)\b(?:\s+AP\s+\d{6}\b)?"  # TD Bank: `, *****1234, AUT 011325 VISA DDA PUR`
     r"|(?:POS|VISA|EFTPOS)\b(?:\s+(?:DEBIT|PURCHASE|WDL|WITHDRAWAL|TRANSACTION|DDA\s+PUR)\b)*(?:\s+\d{4,}\b)?"
     r"|ACH\s+(?:DEBIT|CREDIT|WITHDRAWAL|DEPOSIT|PMT|PAYMENT)\b"
-    r"|WEB\s+AUTHORI[SZ]ED\s+(?:PMT|PAYMENT)\b|ELECTRONIC\s+(?:DEPOSIT|WITHDRAWAL|PMT|PAYMENT)\b"
+    r"|WEB\s+AUTHORI[SZ]ED\s+(?:PMT|PAYMENT)\b|ELECTRONIC\s+(?:DEPOSIT|WITHDRAWAL|PMT|PAYMENT)(?:-(?:WEB|ACH|TEL|PPD|CCD|ARC))?\b,?"
+    r"|DEBIT\s+POS\b,?"  # TD Bank: `DEBIT POS, AUT 020125 VISA DDA PUR WAWA`
+    r"|RECEIPT\s+\d+(?:\s+IN)?\b"  # ING Australia: `VISA PURCHASE - Receipt 123456 In BUNNINGS`
+    r"|PAIEMENT\s+(?:PAR\s+)?(?:CB|CARTE)(?:\s+X?\d{4}\b)?"  # French card payments: `PAIEMENT CB 0401 CARREFOUR`
+    r"|(?:EINKAUF|BEZUG)\b[^,]{0,40}?\bKARTE(?:\s+NR\.?)?(?:\s*[\dX*]+)?\s*,"  # Swiss: `Einkauf ZKB Maestro Karte Nr. 1234, Coop`
     r"|DIRECT\s+DEBIT(?:\s+PAYMENT)?(?:\s+TO)?\b"
     r"|(?:RECURRING|PREAUTHORI[SZ]ED)\s+(?:PAYMENT|DEBIT)\b"
     r"|(?:LASTSCHRIFT|KARTENZAHLUNG|FOLGELASTSCHRIFT|GUTSCHRIFT|UEBERWEISUNG|ÜBERWEISUNG)\b"
@@ -97,7 +101,7 @@ _STORE = re.compile(r"(?<=\S)\s+(?:#\s*\d+|(?:STORE|STR|NO\.?|NUM|UNIT)\s*#?\s*\
 _CARD_AND_REF = re.compile(
     r"\b(?:REF|REFERENCE|TRACE|CONF|AUTH|ID|TXN)\s*(?:NO\.?|NR\.?)?\s*[:#.]?\s*[A-Z0-9\-/]*\d[A-Z0-9\-/]*"
     r"|\b(?:X{2,}|\*{2,})\d{2,}\b|\*{2,}\d+"  # card numbers: XXXX1234, ****1234
-    r"|\bCARD\s+\d{4}\b|\bENDING\s+(?:IN\s+)?\d{4}\b(?![/.-]\d)",  # `card ending in 1234`: kept, `in` would pass for Indiana
+    r"|\bCAR(?:D|TE)\s+\d{4}\b|\bENDING\s+(?:IN\s+)?\d{4}\b(?![/.-]\d)",  # `card ending in 1234`: kept, `in` would pass for Indiana
     re.I,
 )
 _NOISE = re.compile(
