@@ -1263,6 +1263,61 @@ def test_the_same_accounts_csv_after_its_qfx_adds_nothing_the_qfx_gave(tmp_path:
         assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 4
 
 
+def _citi_csv_and_qfx(tmp_path: Path) -> tuple[Path, Path]:
+    """One Citi card's January as CSV (no account number) and as QFX, which leaves out two of the
+    CSV's rows and has a later one: three rows in both, all of the QFX's but not most of the CSV's."""
+    csv_file = write(tmp_path, "citi_card.csv", (
+        'Cleared,01/20/2025,"AMAZON.COM REFUND",,"-25.00",JOHN DOE\n'
+        'Cleared,01/19/2025,"AMAZON.COM*AB1CD2EF3","109.99",,JOHN DOE\n'
+        'Cleared,01/12/2025,"UBER *TRIP HELP.UBER.COM CA","23.15",,JOHN DOE\n'
+        'Cleared,01/08/2025,"ONLINE PAYMENT, THANK YOU",,"-500.00",JOHN DOE\n'
+        'Cleared,01/03/2025,"WHOLEFDS MKT 10234","87.34",,JOHN DOE\n'
+    ), "Status,Date,Description,Debit,Credit,Member Name\n")
+    trn = "<STMTTRN><TRNTYPE>{kind}<DTPOSTED>{day}<TRNAMT>{amount}<FITID>{day}CITI<NAME>{name}</STMTTRN>"
+    statement = "".join(trn.format(kind="DEBIT" if amount < "0" else "CREDIT", day=day, amount=amount, name=name) for day, amount, name in (
+        ("20250103", "-87.34", "WHOLEFDS MKT 10234"), ("20250108", "500.00", "ONLINE PAYMENT, THANK YOU"),
+        ("20250119", "-109.99", "AMAZON.COM*AB1CD2EF3"), ("20250124", "-456.78", "DELTA AIR 0062345678901"),
+    ))
+    qfx = write(tmp_path, "citi.qfx", (
+        "<OFX><SIGNONMSGSRSV1><SONRS><FI><ORG>Citigroup<FID>24909</FI></SONRS></SIGNONMSGSRSV1><CREDITCARDMSGSRSV1><CCSTMTTRNRS>"
+        f"<CCSTMTRS><CURDEF>USD<CCACCTFROM><ACCTID>5424180000001234</CCACCTFROM><BANKTRANLIST>{statement}</BANKTRANLIST>"
+        "</CCSTMTRS></CCSTMTTRNRS></CREDITCARDMSGSRSV1></OFX>\n"
+    ), "OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n")
+    return csv_file, qfx
+
+
+@pytest.mark.parametrize("qfx_first", [False, True])
+def test_one_cards_downloads_that_list_other_rows_go_into_one_account(tmp_path: Path, qfx_first: bool) -> None:
+    """Citi's QFX lists three of its CSV's five rows, and one after them: the same card all the
+    same, in either order, each row once; and either file again adds nothing."""
+    files = list(_citi_csv_and_qfx(tmp_path))
+    if qfx_first:
+        files.reverse()
+    with Ledger() as ledger:
+        import_file(ledger, files[0])
+        second = import_file(ledger, files[1])
+        assert (second.added, second.duplicates) == ((2, 3) if qfx_first else (1, 3))
+        assert ledger.scalar("SELECT COUNT(*) FROM accounts") == 1
+        assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 6
+        assert [import_file(ledger, path).added for path in files] == [0, 0]
+
+
+def test_a_paypal_history_is_not_the_card_that_paid_all_its_purchases(tmp_path: Path) -> None:
+    """Every card row is one of PayPal's, but only half of PayPal's are the card's (its deposits)."""
+    card = write(tmp_path, "Chase5678_Activity20250205.CSV", "".join(
+        f"01/{day}/2025,01/{day}/2025,PAYPAL *SHOP,Shopping,Sale,-{amount},\n" for day, amount in (("08", "30.00"), ("14", "45.00"), ("20", "12.50"))
+    ), "Transaction Date,Post Date,Description,Category,Type,Amount,Memo\n")
+    paypal = write(tmp_path, "Download.CSV", "".join(
+        f'"01/{day}/2025","10:27:00","PST","","General Card Deposit","Completed","USD","{amount}","0.00","{amount}","{amount}"\n'
+        f'"01/{day}/2025","10:28:00","PST","Etsy Shop","Express Checkout Payment","Completed","USD","-{amount}","0.00","-{amount}","0.00"\n'
+        for day, amount in (("08", "30.00"), ("14", "45.00"), ("20", "12.50"))
+    ), '"Date","Time","TimeZone","Name","Type","Status","Currency","Gross","Fee","Net","Balance"\n')
+    with Ledger() as ledger:
+        import_file(ledger, card)
+        summary = import_file(ledger, paypal)
+        assert (summary.added, ledger.scalar("SELECT COUNT(*) FROM accounts")) == (6, 2)
+
+
 def test_a_file_imported_with_a_format_named_is_read_that_way_again(tmp_path: Path) -> None:
     """A card's short download the user imported with `--format card_csv`, as the summary advised:
     imported again without it, its rows are the same rows, not their opposites."""

@@ -314,7 +314,8 @@ def _account_for(
     )
 
 
-RECOGNISED_SHARE = 0.8  # of the rows a file and an account share dates with, this many in both make it that account
+RECOGNISED_SHARE = 0.8  # of the rows a file and an account share dates with, this many of the fewer side's in both
+RECOGNISED_MAJORITY = 0.5  # and more than this many of the other side's: one download may lack a few of the other's rows
 RECOGNISED_MIN = 3  # and no fewer: two cards may both pay Netflix and Spotify on one day
 
 
@@ -327,8 +328,12 @@ def _account_holding(ledger: Ledger, rows: ParsedRows, currency: str | None, unn
     Rows are compared by date and amount, since another format words them otherwise (an OFX
     name is cut at 32 characters). Over the dates both cover, most of the account's posted rows
     must be the file's and most of the file's the account's: two cards that both pay Netflix and
-    Spotify on the same day are not one. Pending rows say nothing (a hold posts under another
-    amount). `unnumbered`: only accounts that have no number of the bank's yet."""
+    Spotify on the same day are not one, nor is a PayPal history and the card that paid its
+    purchases (its deposits are not the card's). Nearly all of one side's rows must be the other's,
+    but not of both: two downloads of one card need not list the same rows (Citi's QFX leaves out
+    some its CSV lists), and asking it of both put the QFX in an account of its own, every row they
+    share counted twice. Pending rows say nothing (a hold posts under another amount).
+    `unnumbered`: only accounts that have no number of the bank's yet."""
     booked = _booked(rows)
     if not booked:
         return None
@@ -355,7 +360,8 @@ def _day_amounts(rows: ParsedRows) -> list[tuple[str, int]]:
 
 def _holds(ledger: Ledger, account_id: int, ours: list[tuple[str, int]], minimum: int = RECOGNISED_MIN) -> bool:
     """Whether the account holds the file's posted rows, (ISO day, amount): at least `minimum`
-    of them, and most of both sides' rows over the dates both cover (see `_account_holding`)."""
+    of them, nearly all of one side's rows over the dates both cover and most of the other's (see
+    `_account_holding`)."""
     held = ledger.conn.execute(
         "SELECT posted, amount FROM transactions WHERE account_id = ? AND pending = 0 AND posted BETWEEN ? AND ?",
         (account_id, min(ours)[0], max(ours)[0]),
@@ -365,7 +371,8 @@ def _holds(ledger: Ledger, account_id: int, ours: list[tuple[str, int]], minimum
     first, last = min(day for day, _ in held), max(day for day, _ in held)
     mine = Counter(row for row in ours if first <= row[0] <= last)
     shared = sum((mine & Counter(map(tuple, held))).values())
-    return shared >= minimum and shared >= RECOGNISED_SHARE * max(len(held), sum(mine.values()))
+    fewer, more = sorted((len(held), sum(mine.values())))
+    return shared >= minimum and shared >= RECOGNISED_SHARE * fewer and shared > RECOGNISED_MAJORITY * more
 
 
 def _numbered_sibling(ledger: Ledger, name: str, currency: str | None) -> dict | None:
