@@ -76,7 +76,10 @@ def test_same_rows_in_another_account_are_not_duplicates(tmp_path: Path) -> None
         first = import_file(ledger, path, account="Checking")
         other = import_file(ledger, path, account="Joint")
         assert other.added == 5
-        assert other.warnings == [f"this file was imported before as batch {first.batch_id} into Checking"]
+        assert other.warnings == [
+            "the file states no currency: Joint is opened in USD (undo and import with --currency to choose another)",
+            f"this file was imported before as batch {first.batch_id} into Checking",
+        ]
 
 
 def test_undo_removes_exactly_one_batch(tmp_path: Path) -> None:
@@ -867,7 +870,10 @@ def test_out_of_range_amounts_and_far_future_dates(tmp_path: Path) -> None:
             import_file(ledger, huge)
         assert import_file(ledger, huge, skip_bad=True).added == 1
         ahead = import_file(ledger, write(tmp_path, "ahead.csv", "2099-01-05,X,-1.00\n"))
-        assert ahead.warnings == ["1 row(s) dated more than a year ahead (latest 2099-01-05): check the dates"]
+        assert ahead.warnings == [
+            "1 row(s) dated more than a year ahead (latest 2099-01-05): check the dates",
+            "the file states no currency: ahead is opened in USD (undo and import with --currency to choose another)",
+        ]
 
 
 def test_undo_with_files_is_refused() -> None:

@@ -309,9 +309,12 @@ def _account_for(
             if parsed.number:
                 ledger.conn.execute("UPDATE accounts SET number = ? WHERE id = ?", (parsed.number, found["id"]))
                 changes.numbered.append((found["id"], parsed.number))
-    return found or ledger.create_account(
-        name, _type_for(parsed, name), parsed.currency, parsed.institution, parsed.number
-    )
+    if found:
+        return found
+    if not parsed.currency_stated:  # a Swiss or Norwegian file would otherwise be in euros unnoticed
+        warnings.append(f"the file states no currency: {name} is opened in {parsed.currency.upper()} (undo and import"
+                        " with --currency to choose another)")
+    return ledger.create_account(name, _type_for(parsed, name), parsed.currency, parsed.institution, parsed.number)
 
 
 RECOGNISED_SHARE = 0.8  # of the rows a file and an account share dates with, this many of the fewer side's in both
