@@ -73,3 +73,14 @@ def test_footer_opening_balance_checks_the_rows(tmp_path: Path) -> None:
     assert not [w for w in agreeing.warnings if "statement" in w]
     disagreeing = parse_written(tmp_path, text.format(closing="3.440,00"), "cp1252")
     assert "the rows add up to 2420.00, but the statement's balance goes from 1000.00 to 3440.00" in disagreeing.warnings
+
+
+def test_a_balance_written_as_of_a_day_after_its_amount(tmp_path: Path) -> None:
+    """ASB: `Ledger Balance : 2603.33 as of 20250201`, beside an available balance that is not it."""
+    result = parse_written(tmp_path, (
+        "Created date / time : 01 February 2025 / 09:12:44\nBank 12; Branch 3456; Account 0123456-50 (Streamline)\n"
+        "From date 20250101\nTo date 20250131\nAvail Bal : 2503.33 as of 20250201\nLedger Balance : 2603.33 as of 20250201\n"
+        "Date,Unique Id,Tran Type,Cheque Number,Payee,Memo,Amount\n\n"
+        '2025/01/03,2025010300,EFTPOS,,"COUNTDOWN AUCKLAND","REF 0",-87.34\n2025/01/09,2025010901,D/C,,"ACME LTD SALARY","REF 1",3100.00\n'
+    ))
+    assert (result.accounts[0].balance, result.accounts[0].balance_date) == (260333, date(2025, 2, 1))

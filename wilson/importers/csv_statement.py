@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date
 
+from wilson.importers.dates import COMPACT
 from wilson.money import format_minor, parse_amount, to_minor
 
 # A date inside the label (`Kontostand vom 31.03.2025:`, `Solde au 31/03/2025`) says when.
@@ -33,6 +34,7 @@ _OPENING = re.compile(
     + r"|solde\s+(?:initial|precedent|précédent)" + _AS_OF,
     re.I,
 )
+_VALUE_AS_OF = re.compile(r"\s+as\s+(?:of|at)\s+(\S+)$", re.I)
 
 
 @dataclass
@@ -58,13 +60,22 @@ def stated_balances(
             label = " ".join(_LABEL_DATE.sub(" ", cell).strip(" :").split())
             closing = found.closing is None and _CLOSING.fullmatch(label)
             if closing or (found.opening is None and _OPENING.fullmatch(label)):
-                amount = next(filter(None.__ne__, (_amount(value, decimal_sep, currency) for value in named[at + 1:])), None)
+                values = named[at + 1:]
+                dated = next(filter(None, map(_VALUE_AS_OF.search, values)), None)  # ASB: `2603.33 as of 20250201`
+                values = [_VALUE_AS_OF.sub("", value) for value in values]
+                amount = next(filter(None.__ne__, (_amount(value, decimal_sep, currency) for value in values)), None)
                 if amount is not None and closing:
-                    found.closing, found.as_of = amount, read_date(day[0]) if day else None
+                    found.closing, found.as_of = amount, (read_date(day[0]) if day else _value_date(dated, read_date))
                 elif amount is not None:
                     found.opening = amount
                 break
     return found
+
+
+def _value_date(dated: re.Match[str] | None, read_date: Callable[[str], date | None]) -> date | None:
+    if dated is None:
+        return None
+    return read_date(dated[1]) or COMPACT.parse(dated[1])
 
 
 def _amount(text: str, decimal_sep: str, currency: str) -> int | None:
