@@ -148,7 +148,9 @@ def _import_file(
     balances = _balance_facts(result, rows)
     say("writing")
     try:
-        with ledger.write(bulk=is_bulk(ledger.conn, len(rows))):
+        # A file at least twice the ledger's size is mostly new rows (not a re-import, whose
+        # small write the rollback journal's syncs would slow down).
+        with ledger.write(bulk=is_bulk(ledger.conn, len(rows), ledger_share=0.5)):
             known = {row["id"] for row in ledger.query("SELECT id FROM accounts")}
             changes = AccountChanges()
             accounts = _resolve_accounts(ledger, result, rows, account, source, summary.warnings, changes)

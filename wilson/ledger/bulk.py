@@ -9,10 +9,12 @@ from typing import Collection, Iterator
 BULK_ROWS = 5_000
 
 
-def is_bulk(conn: sqlite3.Connection, count: int) -> bool:
+def is_bulk(conn: sqlite3.Connection, count: int, ledger_share: float = 1) -> bool:
     """Whether writing `count` new rows is a bulk load: at least BULK_ROWS, into a ledger holding no
-    more. Then fresh indexes sorted once cost less than updating them row by row."""
-    return count >= BULK_ROWS and count >= conn.execute("SELECT COALESCE(MAX(id), 0) FROM transactions").fetchone()[0]
+    more than `ledger_share` times as many. Then fresh indexes sorted once cost less than updating
+    them row by row."""
+    held = conn.execute("SELECT COALESCE(MAX(id), 0) FROM transactions").fetchone()[0]
+    return count >= BULK_ROWS and count * ledger_share >= held
 
 
 @contextmanager
