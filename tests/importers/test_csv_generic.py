@@ -1243,3 +1243,13 @@ def test_a_quicken_reports_inflow_outflow_and_net_totals_are_skipped_with_a_warn
     )
     assert [t.amount for t in result.transactions] == [-8734, 312050] and not result.errors
     assert sum("a totals line" in w for w in result.warnings) == 3
+
+
+def test_a_card_month_with_as_many_payments_as_charges_is_still_a_card() -> None:
+    """The payments are left out of the share of positive rows that makes a file a card's."""
+    result = parse_text(
+        "Posted Date,Payee,Address,Amount\n01/03/2025,SHELL OIL,\"HOUSTON, TX\",52.10\n01/05/2025,ONLINE PYMT RECEIVED,,-300.00\n"
+        "01/06/2025,WHOLEFDS,\"AUSTIN, TX\",88.43\n01/07/2025,WHOLEFDS REFUND,\"AUSTIN, TX\",-10.00\n01/20/2025,ONLINE PYMT RECEIVED,,-150.00\n"
+    )
+    assert [t.amount for t in result.transactions] == [-5210, 30000, -8843, 1000, 15000]
+    assert result.accounts[0].type == "credit_card"
