@@ -287,3 +287,14 @@ def test_a_column_an_unread_header_names_otherwise_is_not_joined_to_the_descript
     result = parse_file(path)
     assert result.format == "inferred_csv"
     assert [t.description for t in result.transactions] == ["CARTE CARREFOUR CITY", "VIR SEPA ACME SAS", "PRLV SEPA EDF"]
+
+
+def test_a_pair_written_money_in_first_is_told_by_its_running_balance() -> None:
+    """Kiwibank and Banorte write the credit before the debit; a card's balance owed runs the other
+    way round too, and its payment (`PAYMENT - THANK YOU`) says which its charges are (TD's Visa)."""
+    bank = INFERRED.parse("04-03-2024,COUNTDOWN AUCKLAND,,45.67,1954.33\n01-03-2024,ACME SALARY,2000.00,,2000.00\n", "k.csv")
+    assert [t.amount for t in bank.transactions] == [-4567, 200000]
+    card = INFERRED.parse(
+        "01/03/2025,AMAZON.CA,56.78,,1056.78\n01/10/2025,PAYMENT - THANK YOU,,500.00,556.78\n01/14/2025,UBER,23.40,,580.18\n", "td.csv"
+    )
+    assert [t.amount for t in card.transactions] == [-5678, 50000, -2340]

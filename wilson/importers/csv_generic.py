@@ -48,7 +48,7 @@ _MONEY_IN = re.compile(
     re.I,
 )
 # How a card statement names the holder's payment; the bank side says `CARD AUTOPAY`, `EPAYMENT`.
-_CARD_PAYMENT = re.compile(
+CARD_PAYMENT_WORDS = re.compile(
     r"(?:payment|pymt|pmt).{0,24}thank\b|(?:payment|pymt|pmt) received|pagamento rece?bido|pago recibido|paiement re[cç]u|zahlung erhalten|"
     r"betaling ontvangen|pagamento ricevuto|zahlung.{0,3}danke|danke f(?:ü|ue)r ihre zahlung",
     re.I,
@@ -793,7 +793,7 @@ class _Conversion:
         """A card statement that writes charges positive: most rows are positive and its card
         payments (`AUTOPAY PAYMENT - THANK YOU`) are all negative. A bank account's rows are
         mostly negative, and a card that signs charges negative has positive payments."""
-        paid = per_distinct(_CARD_PAYMENT.search, descriptions)
+        paid = per_distinct(CARD_PAYMENT_WORDS.search, descriptions)
         # A sample decides cheaply; the payments are left out of it, so a month with two of them
         # and two charges is still mostly charges.
         signed = [a for a, hit in zip(amounts[:2000], paid) if a.__class__ is int and a and not hit]

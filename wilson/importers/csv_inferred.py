@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Iterable, Sequence
 
-from wilson.importers.csv_generic import DIRECTION_WORDS, Options, parse_table
+from wilson.importers.csv_generic import CARD_PAYMENT_WORDS, DIRECTION_WORDS, Options, parse_table
 from wilson.importers.csv_headers import MONEY_ROLES, classify, currency_code
 from wilson.importers.csv_layout import Head, head_of, layout_from_roles, sniff
 from wilson.importers.dates import infer_date_format
@@ -231,7 +231,7 @@ def _dates_read(cells: list[str]) -> list[bool]:
 
 
 def _money_roles(columns: list[list[str]], money: list[int], whole: Sequence[int] = ()) -> dict[int, str]:
-    """A debit/credit pair (never both filled on a row, debit written first) or a money column filled
+    """A debit/credit pair (never both filled on a row, see `_pair_roles`) or a money column filled
     on every row; and a running balance the flows explain. A column of `whole` numbers is the
     amount only when a balance column moves by it: a spreadsheet writes `-12.5` and `2000` beside
     balances of two decimals."""
@@ -240,26 +240,39 @@ def _money_roles(columns: list[list[str]], money: list[int], whole: Sequence[int
         None,
     )
     if pair is not None:
-        roles = {pair[0]: "debit", pair[1]: "credit"}
-        flows = [c - abs(d) for d, c in zip(_decimals(columns[pair[0]]), _decimals(columns[pair[1]]))]
-    else:
-        full = [i for i in money if _mostly(columns[i], len(columns[i]))]
-        if not full:
-            return {}
-        # The amount is the first full column, unless a later one is what a balance column moves
-        # by (ABN AMRO writes the balances before and after each row ahead of its amount; ASN only
-        # the balance before, which is no running balance to check against).
-        flows = full + [i for i in whole if _mostly(columns[i], len(columns[i]))]
-        explained = [
-            (i, b, kind) for i in flows for b in money if b != i and (kind := _explains(_decimals(columns[i]), columns[b]))
-        ]
-        amount, balance, kind = min(explained, key=lambda found: found[2] != "after", default=(full[0], None, None))
-        return {amount: "amount", balance: "balance"} if kind == "after" else {amount: "amount"}
-    for later in money:
-        if later > max(roles) and _explains(flows, columns[later]) == "after":
-            roles[later] = "balance"
-            break
-    return roles
+        return _pair_roles(columns, money, *pair)
+    full = [i for i in money if _mostly(columns[i], len(columns[i]))]
+    if not full:
+        return {}
+    # The amount is the first full column, unless a later one is what a balance column moves
+    # by (ABN AMRO writes the balances before and after each row ahead of its amount; ASN only
+    # the balance before, which is no running balance to check against).
+    flows = full + [i for i in whole if _mostly(columns[i], len(columns[i]))]
+    explained = [
+        (i, b, kind) for i in flows for b in money if b != i and (kind := _explains(_decimals(columns[i]), columns[b]))
+    ]
+    amount, balance, kind = min(explained, key=lambda found: found[2] != "after", default=(full[0], None, None))
+    return {amount: "amount", balance: "balance"} if kind == "after" else {amount: "amount"}
+
+
+def _pair_roles(columns: list[list[str]], money: list[int], first: int, second: int) -> dict[int, str]:
+    """A pair's debit and credit, the debit first unless only the other way round does a running
+    balance after them add up (Kiwibank and Banorte write the money in first). A card's balance
+    owed runs that other way too: a card payment (`PAYMENT - THANK YOU`) in the second column says
+    the first holds its charges (TD's Visa)."""
+    orders = [(first, second)] if _card_payments_in(columns, second) else [(first, second), (second, first)]
+    for debit, credit in orders:
+        flows = [c - abs(d) for d, c in zip(_decimals(columns[debit]), _decimals(columns[credit]))]
+        balance = next((later for later in money if later > second and _explains(flows, columns[later]) == "after"), None)
+        if balance is not None:
+            return {debit: "debit", credit: "credit", balance: "balance"}
+    return {first: "debit", second: "credit"}
+
+
+def _card_payments_in(columns: list[list[str]], money: int) -> bool:
+    """Whether a row with money in that column reads as a card's payment received."""
+    filled = [i for i, cell in enumerate(columns[money]) if cell.strip()]
+    return any(CARD_PAYMENT_WORDS.search(column[i]) for column in columns for i in filled)
 
 
 def _explains(flows: list[Decimal], cells: list[str]) -> str | None:
