@@ -60,3 +60,27 @@ def test_a_dry_run_before_the_first_import_leaves_no_ledger_behind(tmp_path: Pat
     out = run("--dry-run", str(write(tmp_path, "good.csv", "2025-01-04,BAKERY,-3.00\n")))
     assert out.exit_code == 0 and json.loads(out.stdout)["added"] == 1
     assert not home.exists()
+
+
+def test_a_fault_of_wilsons_in_one_file_is_said_for_that_file_and_the_others_go_on(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """An error nobody foresaw names its file and the log; the files after it are still imported."""
+    from wilson.importers import pipeline
+
+    good1 = write(tmp_path, "good1.csv", "2025-01-02,COFFEE,-1.00\n")
+    faulty = write(tmp_path, "faulty.csv", "2025-01-03,GROCER,-2.00\n")
+    good2 = write(tmp_path, "good2.csv", "2025-01-04,BAKERY,-3.00\n")
+    real = pipeline._resolve_accounts
+
+    def fault_for_one(ledger, result, rows, named, source, *rest):  # type: ignore[no-untyped-def]
+        if source == str(faulty):
+            raise OverflowError("date value out of range")
+        return real(ledger, result, rows, named, source, *rest)
+
+    monkeypatch.setattr(pipeline, "_resolve_accounts", fault_for_one)
+    out = run(str(good1), str(faulty), str(good2))
+    assert out.exit_code == 1
+    entries = json.loads(out.stdout)
+    assert [entry.get("added") for entry in entries] == [1, None, 1]
+    [message] = entries[1]["errors"]
+    assert message.startswith(f"{faulty}: unexpected error: OverflowError: date value out of range (details in ")
+    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr

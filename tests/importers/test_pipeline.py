@@ -1380,3 +1380,18 @@ def test_a_renamed_download_with_a_short_overlap_goes_to_its_numbered_account(tm
         summary = import_file(ledger, renamed)
         assert (summary.accounts, summary.added, summary.duplicates) == (["Chase Card …5678"], 1, 2)
         assert ledger.scalar("SELECT COUNT(*) FROM accounts") == 1
+
+
+def test_dates_outside_1900_to_2199_are_row_errors_in_every_format(tmp_path: Path) -> None:
+    """`0001-01-01` is .NET's empty date; such a row was stored, or crashed the import past it."""
+    csv_file = write(tmp_path, "null_date.csv", "0001-01-01,PLACEHOLDER,-1.00\n2025-01-02,COFFEE,-4.50\n")
+    qif = tmp_path / "far.qif"
+    qif.write_text("!Type:Bank\nD12/31/9999\nT-5.00\nPFAR\n^\nD01/02/2025\nT-4.50\nPCOFFEE\n^\n")
+    added = []
+    with Ledger() as ledger:
+        for path, line, day in ((csv_file, 2, "0001-01-01"), (qif, 2, "9999-12-31")):
+            with pytest.raises(ImportRefused, match=rf"line {line}, column date: the date {day} is out of range \(1900 to 2199\)"):
+                import_file(ledger, path, account="Checking")
+            added.append(import_file(ledger, path, account="Checking", skip_bad=True).added)
+        assert added == [1, 0]  # the QIF's coffee is the CSV's
+        assert ledger.scalar("SELECT MIN(posted) || ' ' || MAX(posted) FROM transactions") == "2025-01-02 2025-01-02"

@@ -7,9 +7,10 @@ litellm, tiktoken or the importers.
 from __future__ import annotations
 
 import importlib
-from pathlib import Path
 
 import click
+
+from wilson.cli.output import complain, unexpected
 
 # name -> "module:attribute" of a click command
 SUBCOMMANDS = {
@@ -44,8 +45,7 @@ class LazyGroup(click.Group):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             ctx.exit(0)
         except Exception as exc:  # the last line of defence: never show a traceback
-            log = _log_traceback()
-            click.echo(f"wilson: unexpected error: {type(exc).__name__}: {exc} (details in {log})", err=True)
+            complain(unexpected(exc))
             ctx.exit(1)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -59,23 +59,6 @@ class LazyGroup(click.Group):
         return getattr(importlib.import_module(module), attribute)
 
 
-def _log_traceback() -> str:
-    """The log goes beside the ledger, or to the temporary directory when the data directory is
-    what went wrong (`WILSON_HOME` naming a file)."""
-    import tempfile
-    import traceback
-
-    from wilson.paths import data_dir
-
-    details = traceback.format_exc()
-    for folder in (data_dir, lambda: Path(tempfile.gettempdir())):
-        try:
-            path = folder() / "wilson-last-error.txt"
-            path.write_text(details, encoding="utf-8")
-            return str(path)
-        except OSError:
-            continue
-    return "no log could be written"
 
 
 @click.group(cls=LazyGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from wilson.cli.output import complain, fail, one_line, print_json
+from wilson.cli.output import complain, fail, one_line, print_json, unexpected
 
 _STAGES = ("reading", "checking", "writing")
 
@@ -106,6 +106,12 @@ def _import(ledger, paths, account, forced_format, currency, dry_run, skip_bad, 
                 continue
             except KeyboardInterrupt:
                 fail(f"{path}: interrupted; nothing from this file was written", code=130)
+            except Exception as exc:  # a fault of Wilson's in one file: nothing of it written; the others go on
+                message = f"{path}: {unexpected(exc)}"
+                failures.append(message)
+                entries.append({"path": str(path), "errors": [message]})
+                complain(message)
+                continue
             if dry_run:
                 summary.dry_run, summary.batch_id = True, None
             entries.append(summary.as_dict())

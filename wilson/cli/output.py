@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any, NoReturn
 
 import click
@@ -26,3 +27,28 @@ def one_line(text: str) -> str:
 
 def print_json(value: Any) -> None:
     click.echo(json.dumps(value, indent=2, ensure_ascii=False, default=str))
+
+
+def unexpected(exc: Exception) -> str:
+    """What to say of an error Wilson did not foresee: its kind and text, and where its traceback
+    was written."""
+    return f"unexpected error: {type(exc).__name__}: {exc} (details in {_log_traceback()})"
+
+
+def _log_traceback() -> str:
+    """The log goes beside the ledger, or to the temporary directory when the data directory is
+    what went wrong (`WILSON_HOME` naming a file)."""
+    import tempfile
+    import traceback
+
+    from wilson.paths import data_dir
+
+    details = traceback.format_exc()
+    for folder in (data_dir, lambda: Path(tempfile.gettempdir())):
+        try:
+            path = folder() / "wilson-last-error.txt"
+            path.write_text(details, encoding="utf-8")
+            return str(path)
+        except OSError:
+            continue
+    return "no log could be written"

@@ -212,17 +212,31 @@ def _imported_elsewhere(ledger: Ledger, file_hash: str, account_ids: set[int]) -
 
 
 def _check_rows(result: ParseResult) -> ParsedRows:
-    """Guards every parser shares: absurd descriptions are row errors, not ledger rows."""
+    """Guards every parser shares: absurd descriptions and dates are row errors, not ledger rows."""
     rows = ParsedRows.of(result.transactions)
+    if not rows:
+        return rows
+    problems: dict[int, tuple[str, str]] = {}
     descriptions = rows.column("description")
-    if rows and max(map(len, descriptions)) > MAX_DESCRIPTION:
+    if max(map(len, descriptions)) > MAX_DESCRIPTION:
+        problems.update(
+            (i, (f"description is {len(text):,} characters long", "description"))
+            for i, text in enumerate(descriptions) if len(text) > MAX_DESCRIPTION
+        )
+    posted = rows.column("posted")
+    if min(posted) < EARLIEST or max(posted) > LATEST:  # .NET's empty date is 0001-01-01
+        for i, day in enumerate(posted):
+            if not EARLIEST <= day <= LATEST:
+                problems.setdefault(i, (f"the date {day.isoformat()} is out of range ({EARLIEST.year} to {LATEST.year})", "date"))
+    if problems:
         lines = rows.column("line")
-        for text, line in zip(descriptions, lines):
-            if len(text) > MAX_DESCRIPTION:
-                result.errors.append(RowError(line, f"description is {len(text):,} characters long", "description"))
-        rows = rows.take([i for i, text in enumerate(descriptions) if len(text) <= MAX_DESCRIPTION])
+        result.errors += [RowError(lines[i], message, column) for i, (message, column) in problems.items()]
+        rows = rows.take([i for i in range(len(rows)) if i not in problems])
     result.errors.sort(key=lambda e: e.line)
     return rows
+
+
+EARLIEST, LATEST = date(1900, 1, 1), date(2199, 12, 31)
 
 
 def _describe_errors(errors: list[RowError]) -> str:
