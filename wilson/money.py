@@ -142,7 +142,9 @@ def parse_amount(text: str, decimal_sep: str | None = None) -> Decimal:
     return -value if negative else value
 
 
-MAX_MINOR = 10**17 - 1  # 15 digits before two decimals: far past any account, well inside SQLite's 64 bits
+# 11 digits before two decimals, far past any account's row: 900,000 such rows still sum inside
+# SQLite's 64-bit integers, past which it would turn totals into inexact floats.
+MAX_MINOR = 10**13 - 1
 
 
 def to_minor(value: Decimal, currency: str | None = None) -> int:
@@ -152,7 +154,7 @@ def to_minor(value: Decimal, currency: str | None = None) -> int:
     if scaled != integral:
         raise AmountError(f"{value} has more decimals than {currency or 'the currency'} allows")
     if abs(integral) > MAX_MINOR:
-        raise AmountError(f"{value} is out of range (more than 15 digits)")
+        raise AmountError(f"{value} is out of range for an amount of money")
     return int(integral)
 
 

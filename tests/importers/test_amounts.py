@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wilson.money import AmountError, guess_decimal_separator, parse_amount, to_minor
+from wilson.money import MAX_MINOR, AmountError, guess_decimal_separator, parse_amount, to_minor
 
 amounts = st.decimals(min_value=Decimal("-99999999.99"), max_value=Decimal("99999999.99"), places=2, allow_nan=False, allow_infinity=False)
 
@@ -114,3 +114,11 @@ def test_swiss_apostrophes_keep_their_decimal_point_beside_a_typo() -> None:
 
 def test_a_dot_of_a_currency_prefix_groups_no_digits() -> None:
     assert guess_decimal_separator(["kr. 12.50", "kr. 1.00"]) == "."
+
+
+def test_an_amount_past_eleven_digits_is_out_of_range_so_totals_stay_exact_integers() -> None:
+    """At 15 digits a few thousand rows summed past SQLite's 64-bit integers, into inexact floats."""
+    assert to_minor(Decimal("99999999999.99"), "USD") == 9_999_999_999_999
+    with pytest.raises(AmountError, match="out of range"):
+        to_minor(Decimal("100000000000.00"), "USD")
+    assert 900_000 * MAX_MINOR < 2**63
