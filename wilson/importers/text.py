@@ -107,7 +107,7 @@ _FOLDED = {encoding: _folded(encoding) for encoding in _LEGACY}
 _SIGN_BYTES = {
     encoding: re.compile(b"[" + re.escape(bytes(b for b in _DIFFERING if _FOLDED[encoding][b] == "_")) + b"]") for encoding in _LEGACY
 }
-_HIGH_WORD = re.compile(rb"[A-Za-z\x80-\xff]*[\x80-\xff][A-Za-z\x80-\xff]*")
+_WORD_BYTES = re.compile(rb"[A-Za-z\x80-\xff]+")  # words, kept where a high byte is in them: one regex for that is quadratic
 _SAMPLE_WORDS = 2000
 # Scripts that are not Latin write whole words in high bytes; Latin ones an accent here and there.
 _HIGH_RUN = re.compile(rb"[\x80-\xff]{3,}")
@@ -321,7 +321,7 @@ def _legacy_encoding(sample: bytes) -> str:
         found = _non_latin(sample)
         if found:
             return found
-    words = list(dict.fromkeys(_HIGH_WORD.findall(sample)))[:_SAMPLE_WORDS]
+    words = list(dict.fromkeys(word for word in _WORD_BYTES.findall(sample) if not word.isascii()))[:_SAMPLE_WORDS]
     readable = [encoding for encoding in _LEGACY if _decodes(sample, encoding)]  # else a byte it leaves undefined
     if len(readable) < 2:
         return readable[0] if readable else "cp1252"
