@@ -248,3 +248,12 @@ def test_account_names_match_in_any_letter_case_beyond_ascii(wilson_home: Path) 
         created = ledger.create_account("Épargne Čížek")
         assert ledger.account("ÉPARGNE ČÍŽEK")["id"] == created["id"] and ledger.account("épargne čížek")["id"] == created["id"]
         assert ledger.account("Épargne Ciz") is None
+
+
+def test_a_write_to_a_read_only_ledger_is_said_as_such_and_rolled_back(wilson_home: Path) -> None:
+    """A ledger file without write permission fails at the first write, inside the transaction."""
+    with Ledger() as ledger:
+        ledger.conn.execute("PRAGMA query_only = ON")  # as a read-only file does (root ignores file modes)
+        with pytest.raises(LedgerError, match=r"wilson\.db: the ledger is read-only"):
+            ledger.create_account("Checking")
+        assert not ledger.conn.in_transaction

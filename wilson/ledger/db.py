@@ -72,6 +72,11 @@ def connect(path: Path) -> sqlite3.Connection:
 def describe(exc: sqlite3.Error) -> str:
     """What a SQLite error means for the user: only a file that is not a database is "not a
     ledger"; a good ledger that is read-only, on a full disk or busy must not be called one."""
+    return fault(exc) or f"cannot use the ledger ({exc})"
+
+
+def fault(exc: sqlite3.Error) -> str | None:
+    """What is wrong with the ledger file itself, if the error says (else it is a fault in a query)."""
     text = str(exc)
     if "not a database" in text or "malformed" in text:
         return f"not a Wilson ledger ({text})"
@@ -81,7 +86,7 @@ def describe(exc: sqlite3.Error) -> str:
         return "the ledger is busy: another Wilson is writing to it; try again when it is done"
     if "full" in text or "I/O" in text:
         return f"cannot write the ledger ({text}); is the disk full?"
-    return f"cannot use the ledger ({text})"
+    return None
 
 
 def migrate(conn: sqlite3.Connection) -> list[int]:

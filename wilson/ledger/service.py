@@ -14,7 +14,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
-from wilson.ledger.db import BUSY_TIMEOUT_MS, LedgerError, describe, open_ledger
+from wilson.ledger.db import BUSY_TIMEOUT_MS, LedgerError, describe, fault, open_ledger
+from wilson.paths import ledger_path
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -29,7 +30,8 @@ class Ledger:
     """One open ledger. Cheap to create; close it when done (or use it as a context manager)."""
 
     def __init__(self, path: Path | None = None):
-        self.conn: sqlite3.Connection = open_ledger(path)
+        self.path = path or ledger_path()
+        self.conn: sqlite3.Connection = open_ledger(self.path)
         self._depth = 0
 
     def close(self) -> None:
@@ -76,13 +78,22 @@ class Ledger:
             self._depth = 1
             try:
                 yield self.conn
-            except BaseException:
-                self.conn.execute("ROLLBACK")
-                raise
-            else:
                 self.conn.execute("COMMIT")
+            except sqlite3.OperationalError as exc:  # a read-only file, a full disk: said as such
+                self._roll_back()
+                message = fault(exc)
+                if message is None:
+                    raise
+                raise LedgerError(f"{self.path}: {message}") from None
+            except BaseException:
+                self._roll_back()
+                raise
             finally:
                 self._depth = 0
+
+    def _roll_back(self) -> None:
+        if self.conn.in_transaction:  # a failed COMMIT may have ended it already
+            self.conn.execute("ROLLBACK")
 
     @contextmanager
     def _journal_once(self) -> Iterator[None]:
@@ -120,7 +131,7 @@ class Ledger:
                     return
                 except sqlite3.OperationalError as exc:  # busy, read-only, disk full
                     if "locked" not in str(exc) or time.monotonic() > deadline:
-                        raise LedgerError(describe(exc)) from None
+                        raise LedgerError(f"{self.path}: {describe(exc)}") from None
         finally:
             self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
 
