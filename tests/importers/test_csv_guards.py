@@ -172,3 +172,18 @@ def test_a_table_no_format_takes_is_told_what_was_looked_for(tmp_path: Path) -> 
         parse_file(table)
     with pytest.raises(ImportRefused, match=r"not a recognisable bank export \(CSV, OFX/QFX or QIF\)"):
         parse_file(prose)
+
+
+def test_a_one_line_file_cut_inside_a_quote_says_so(tmp_path: Path) -> None:
+    """A Wells Fargo download (no header) truncated in its first row read no record at all."""
+    path = tmp_path / "wf.csv"
+    path.write_text('"01/31/2025","-45.67","*","","PURCHASE AUT')
+    result = parse_file(path)
+    assert not result.transactions
+    assert [str(e) for e in result.errors] == ["line 1: the file ends inside a quoted field (truncated file?); this row was not read"]
+
+
+def test_a_header_with_a_stray_quote_is_read_by_the_general_reader(tmp_path: Path) -> None:
+    path = tmp_path / "paypal.csv"
+    path.write_text('"Date","Name",""Receipt ID","Gross"\n"03/15/2024","Coffee","","-4.50"\n"03/16/2024","Friend","","20.00"\n')
+    assert [t.amount for t in parse_file(path).transactions] == [-450, 2000]

@@ -282,6 +282,8 @@ class _Conversion:
             return False
         start, columns = block
         head = read_records(text[:start], self.delimiter)[1] if header_line else [[]]
+        if not head:  # the header is no record (a quote left open): the general read says where
+            return False
         header = head[-1]
         if (header and len(header) != len(columns)) or "" in columns[0] or (header and header[0] in columns[0]):
             return False
@@ -530,6 +532,8 @@ class _Conversion:
         column converts at once (dates and statuses once per distinct value, plain amounts after one
         regex check of the whole column) and only rows that need a second look (no date, a status,
         an unreadable amount, a summary line) go through `_settle` one by one."""
+        if not self.count:  # not one record read (a one-line file cut inside a quote): only its errors tell
+            return ParseResult(self.options.format, [], [], self.errors)
         options, layout, single = self.options, self.layout, self.layout.single
         european = layout.european or self.delimiter == ";"
         stated = self._stated_currencies() or {options.currency}  # the user's word for a file that states none
