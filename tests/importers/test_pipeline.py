@@ -1395,3 +1395,19 @@ def test_dates_outside_1900_to_2199_are_row_errors_in_every_format(tmp_path: Pat
             added.append(import_file(ledger, path, account="Checking", skip_bad=True).added)
         assert added == [1, 0]  # the QIF's coffee is the CSV's
         assert ledger.scalar("SELECT MIN(posted) || ' ' || MAX(posted) FROM transactions") == "2025-01-02 2025-01-02"
+
+
+def test_a_file_name_that_is_not_utf8_is_kept_readable(tmp_path: Path) -> None:
+    """`stmt_\\xff.csv` from an old archive: the batch records it with a replacement character."""
+    path = Path(os.fsdecode(bytes(tmp_path) + b"/stmt_\xff.csv"))
+    path.write_text(HEADER + JAN_FEB, encoding="utf-8")
+    with Ledger() as ledger:
+        assert import_file(ledger, path, account="Checking").added == 5
+        assert ledger.scalar("SELECT file_name FROM import_batches") == "stmt_\ufffd.csv"
+
+
+def test_a_us_banks_file_is_in_dollars_without_a_guess(fixture_path) -> None:  # type: ignore[no-untyped-def]
+    with Ledger() as ledger:
+        summary = import_file(ledger, fixture_path("written/chase_checking.csv"))
+        assert not [w for w in summary.warnings if "currency" in w]
+        assert ledger.scalar("SELECT currency FROM accounts") == "USD"

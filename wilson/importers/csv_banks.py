@@ -33,6 +33,7 @@ class Dialect:
     file_digits: re.Pattern[str] | None = None  # the account's last digits in the bank's file names
     file_product: re.Pattern[str] | None = None  # the product and its number in the bank's file names
     edited: bool = False  # a file people edit in a spreadsheet: its columns in any order, saved with `;` or tabs
+    home_currency: str | None = None  # a US bank's files state no currency: they are in dollars all the same
 
     def detect(self, text: str) -> int:
         head_text = head_of(text)
@@ -45,7 +46,7 @@ class Dialect:
         return 95 if found[1] else 85
 
     def parse(self, text: str, source: str, currency: str | None = None) -> ParseResult:
-        options = Options(self.name, self._account_for(source), self.negate, self.day_first, currency)
+        options = Options(self.name, self._account_for(source), self.negate, self.day_first, currency or self.home_currency)
         if self.row_shape is not None:
             return parse_table(text, source, ",", None, self._layout, options)
         found = self._find(head_of(text))
@@ -99,6 +100,7 @@ FORMATS = [
         (("Details", "Posting Date", "Description", "Amount", "Type", "Balance", "Check or Slip #"),),
         {"Posting Date": "date", "Description": "text", "Amount": "amount", "Balance": "balance", "Type": "kind", "Check or Slip #": "notes"},
         AccountInfo("Chase Checking", "checking", "Chase"),
+        home_currency="USD",
         file_digits=_CHASE_FILE,
     ),
     Dialect(
@@ -113,6 +115,7 @@ FORMATS = [
             "Type": "kind", "Amount": "amount", "Memo": "notes",
         },
         _card("Chase Card", "Chase"),
+        home_currency="USD",
         file_digits=_CHASE_FILE,
     ),
     Dialect(
@@ -139,12 +142,14 @@ FORMATS = [
         (("Date", "Description", "Amount", "Running Bal."),),
         {"Date": "date", "Description": "text", "Amount": "amount", "Running Bal.": "balance"},
         AccountInfo("Bank of America Checking", "checking", "Bank of America"),
+        home_currency="USD",
     ),
     Dialect(
         "bofa_credit",
         (("Posted Date", "Reference Number", "Payee", "Address", "Amount"),),
         {"Posted Date": "date", "Payee": "text", "Address": "text", "Amount": "amount", "Reference Number": "bank_id"},
         _card("Bank of America Card", "Bank of America"),
+        home_currency="USD",
     ),
     Dialect(
         "capital_one",
@@ -160,6 +165,7 @@ FORMATS = [
         (),
         {0: "date", 1: "amount", 4: "text", 3: "notes"},
         AccountInfo("Wells Fargo Checking", "checking", "Wells Fargo"),
+        home_currency="USD",
         row_shape=re.compile(r'"\d{1,2}/\d{1,2}/\d{4}","[-+]?[\d,]*\.?\d*","\*","[^"]*","'),
         file_product=_WELLS_FARGO_FILE,
     ),
@@ -171,6 +177,7 @@ FORMATS = [
             "Category": "category", "Reference Number": "bank_id",
         },
         _card("Discover Card", "Discover"),
+        home_currency="USD",
         negate=True,
     ),
     Dialect(
@@ -186,6 +193,7 @@ FORMATS = [
             "Check #": "notes",
         },
         AccountInfo("Schwab Checking", "checking", "Charles Schwab"),
+        home_currency="USD",
     ),
     Dialect(
         "apple_card",
@@ -195,6 +203,7 @@ FORMATS = [
             "Type": "kind", "Amount (USD)": "amount",
         },
         _card("Apple Card", "Apple"),
+        home_currency="USD",
         negate=True,  # purchases positive, payments negative
     ),
     Dialect(
@@ -202,6 +211,7 @@ FORMATS = [
         (("Status", "Date", "Description", "Debit", "Credit"),),  # some add `Member Name`
         {"Date": "date", "Description": "text", "Debit": "debit", "Credit": "credit", "Status": "status"},
         _card("Citi Card", "Citi"),
+        home_currency="USD",
     ),
     Dialect(
         "us_bank",
@@ -209,6 +219,7 @@ FORMATS = [
         # The memo is mostly `Download from usbank.com.` and the name again: a note, not the text.
         {"Date": "date", "Name": "text", "Memo": "notes", "Transaction": "kind", "Amount": "amount"},
         AccountInfo("U.S. Bank Checking", "checking", "U.S. Bank"),
+        home_currency="USD",
         marker="usbank.com",  # Tangerine writes the same header; its memos do not say this
     ),
     Dialect(
@@ -230,6 +241,7 @@ FORMATS = [
             "Currency": "currency", "Status": "status", "Transaction Type": "kind", "Transaction ID": "bank_id",
         },
         AccountInfo("Cash App", "checking", "Cash App"),
+        home_currency="USD",
     ),
     Dialect(
         "mint",  # Mint's export: US dates, month first, whatever the values; unsigned amounts with a debit/credit type

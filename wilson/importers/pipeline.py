@@ -163,8 +163,8 @@ def _import_file(
             del rows, dates  # the parsed rows are not needed past here; free them before the insert
             only_account = accounts[next(iter(accounts))]["id"] if len(accounts) == 1 else None
             batch = BatchRecord(
-                file_name=path.name,
-                file_path=str(path.resolve()),
+                file_name=_storable(path.name),
+                file_path=_storable(str(path.resolve())),
                 file_hash=file_hash,
                 format=result.format,
                 account_id=only_account,
@@ -186,6 +186,11 @@ def _import_file(
     except _DryRun:
         summary.batch_id = None
     return summary
+
+
+def _storable(name: str) -> str:
+    """A file name as text SQLite can hold: a byte that is not UTF-8 in it (`stmt_\xff.csv`) shows as �."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _format_read_before(ledger: Ledger, result: ParseResult) -> str | None:
