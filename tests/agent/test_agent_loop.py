@@ -82,6 +82,8 @@ async def test_arguments_that_are_not_an_object_or_not_json(make_agent, llm_prov
 
     broken = _Call.parse(ToolCall("c1", "t_echo", '{"text": "unterminated'), None)
     assert broken.error["error"]["type"] == "invalid_arguments" and "not valid JSON" in broken.error["error"]["message"]
+    endless = _Call.parse(ToolCall("c2", "t_echo", '{"n": ' + "9" * 5000 + "}"), None)  # past what Python converts
+    assert "a number has thousands of digits" in endless.error["error"]["message"]
 
 
 async def test_a_tool_that_raises_becomes_an_error_result(make_agent, llm_providers):

@@ -56,3 +56,9 @@ def test_an_error_result_is_printed_and_exits_non_zero():
     assert result.stderr.startswith("wilson: spending_summary: ") and result.stderr.count("\n") == 1  # one line
     assert run("tool", "no_such_tool").exit_code == 1
     assert run("tool", "search_transactions", "[1, 2]").exit_code != 0
+
+
+def test_a_number_of_thousands_of_digits_is_invalid_json_not_a_crash():
+    result = run("tool", "spending_summary", '{"limit": ' + "9" * 5000 + "}")
+    assert result.exit_code == 1
+    assert result.stderr.strip() == "wilson: arguments are not valid JSON: a number has thousands of digits"

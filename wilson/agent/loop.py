@@ -382,8 +382,9 @@ class _Call:
     def parse(cls, call: ToolCall, tool: Tool | None) -> "_Call":
         try:
             args = json.loads(call.arguments or "{}", parse_float=Decimal)
-        except json.JSONDecodeError as exc:
-            return cls(call.id, call.name, tool, None, call.arguments, _bad_arguments(call.name, f"not valid JSON ({exc.msg})"))
+        except ValueError as exc:  # a number of thousands of digits is past what Python converts
+            reason = exc.msg if isinstance(exc, json.JSONDecodeError) else "a number has thousands of digits"
+            return cls(call.id, call.name, tool, None, call.arguments, _bad_arguments(call.name, f"not valid JSON ({reason})"))
         if not isinstance(args, dict):
             return cls(call.id, call.name, tool, None, call.arguments, _bad_arguments(call.name, "must be a JSON object"))
         spelled = signature(args, tool.parameters) if tool is not None else None
@@ -420,7 +421,7 @@ def _record(call: _Call, result: dict[str, Any], duration: float, cached: bool) 
 def _args_text(arguments: str) -> str:
     try:
         return canonical_args(json.loads(arguments or "{}", parse_float=Decimal))
-    except (json.JSONDecodeError, TypeError, AttributeError):
+    except (ValueError, TypeError, AttributeError):
         return arguments
 
 

@@ -49,6 +49,8 @@ def tool_command(name: str, arguments: str) -> None:
         args = json.loads(arguments, parse_float=Decimal)
     except json.JSONDecodeError as exc:
         fail(f"arguments are not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
+    except ValueError:  # past the digits Python converts
+        fail("arguments are not valid JSON: a number has thousands of digits")
     if not isinstance(args, dict):
         fail('arguments must be a JSON object, e.g. \'{"limit": 10}\'')
     load_tools()

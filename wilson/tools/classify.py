@@ -121,7 +121,7 @@ def parse_reply(text: str) -> list[Any]:
     cleaned = re.sub(r"^\s*```(?:json)?\s*|\s*```\s*$", "", text.strip())
     try:
         data = json.loads(cleaned, parse_float=Decimal)
-    except json.JSONDecodeError:
+    except ValueError:  # JSONDecodeError, or a number too long to convert
         raise ValueError("the model's reply was not valid JSON") from None
     if isinstance(data, dict):
         data = data.get("results")
