@@ -259,6 +259,85 @@ def test_a_split_percentage_must_be_a_plain_number_within_the_whole() -> None:
     assert [s.amount for s in result.transactions[0].splits] == [-125, -876]
 
 
+def _split(total: str, *parts: str) -> ParseResult:
+    """One record of `total` whose parts are `$` amounts, or `%` shares when they end in `%`."""
+    lines = "".join(f"SPart{i}\n{'%' + part[:-1] if part.endswith('%') else '$' + part}\n" for i, part in enumerate(parts))
+    return QIF.parse(f"!Type:Bank\nD03/01/2025\nT{total}\nPShop\n{lines}^\n", "split.qif")
+
+
+def test_parts_that_outweigh_the_transaction_are_a_row_error() -> None:
+    """Keeping them took a made-up rest the other way (+989.00 for a -10.00 coffee split as -999.00
+    of Food), which reports counted as money spent and earned (audit 5, item 4)."""
+    text = (
+        "!Type:Bank\nD01/02/2025\nT-100.00\nPGrocer\nSFood\n$-30.00\nSHome\n$-20.00\n^\n"
+        "D01/03/2025\nT-10.00\nPCafe\nSFood\n$-999.00\n^\n"
+    )
+    result = QIF.parse(text, "mismatch.qif")
+    assert [str(e) for e in result.errors] == ["line 11, column T: the splits add up to -999.00, more than the transaction's -10.00"]
+    [grocer] = result.transactions  # the other row is read, with the rest its parts leave
+    assert [(s.amount, s.category) for s in grocer.splits] == [(-3000, "Food"), (-2000, "Home"), (-5000, None)]
+    assert result.warnings == ["line 2: the splits add up to -50.00, not -100.00; the difference -50.00 is left uncategorised"]
+    for total, parts, message in [
+        ("-10.00", ("5.00",), "the splits add up to 5.00, the other way from the transaction's -10.00"),
+        ("-10.00", ("-15.00", "4.00"), "the splits add up to -11.00, more than the transaction's -10.00"),
+        ("0.00", ("-1.00",), "the splits add up to -1.00, more than the transaction's 0.00"),
+        ("25.00", ("60%", "60%"), "the splits add up to 30.00, more than the transaction's 25.00"),
+    ]:
+        result = _split(total, *parts)
+        assert (result.transactions, [str(e) for e in result.errors]) == ([], [f"line 3, column T: {message}"]), parts
+
+
+def test_parts_within_the_transaction_keep_the_rest_uncategorised() -> None:
+    """A rest in the transaction's direction adds no money: the parts' own refund stays theirs."""
+    [row] = _split("-100.00", "-150.00", "80.00").transactions
+    assert [(s.amount, s.category) for s in row.splits] == [(-15000, "Part0"), (8000, "Part1"), (-3000, None)]
+    [row] = _split("-100.00", "-50.00", "50.00").transactions  # parts that cancel out leave the whole
+    assert [s.amount for s in row.splits] == [-5000, 5000, -10000]
+    exact = _split("0.00", "-5.00", "5.00")
+    assert [s.amount for s in exact.transactions[0].splits] == [-500, 500] and not exact.warnings
+
+
+def test_percentage_shares_are_rounded_without_gaining_a_cent() -> None:
+    """Each share rounded on its own made 50% of -10.03 twice -5.02: parts a cent over the whole."""
+    for total, parts, amounts in [
+        ("-10.03", ("50%", "50%"), [-502, -501]),
+        ("-0.03", ("50%", "50%"), [-2, -1]),
+        ("-10.00", ("33.33%", "33.33%", "33.34%"), [-333, -334, -333]),  # -3.333, -6.666, -10.00 rounded
+        ("-0.10", ("33.33%", "33.33%", "33.34%"), [-3, -4, -3]),
+        ("-10.00", ("-3.00", "50%", "20%"), [-300, -500, -200]),
+    ]:
+        result = _split(total, *parts)
+        assert [s.amount for s in result.transactions[0].splits] == amounts, parts
+        assert not result.errors and not result.warnings, parts
+    # Shares that add up to less than the whole leave a rest, in its direction.
+    result = _split("-1000.00", "33.33%", "33.33%", "33.33%")
+    assert [s.amount for s in result.transactions[0].splits] == [-33330, -33330, -33330, -10]
+    assert result.warnings == ["line 2: the splits add up to -999.90, not -1000.00; the difference -0.10 is left uncategorised"]
+
+
+def test_a_damaged_split_row_is_refused_or_skipped_with_skip_bad(tmp_path: Path) -> None:
+    """End to end: the import names the line, `--skip-bad` imports the other row, and the report
+    aggregate holds the file's 100.00 of outflow, not 1,099.00."""
+    from wilson.importers.pipeline import import_file
+    from wilson.ledger import Ledger
+
+    path = tmp_path / "mismatch.qif"
+    path.write_text("!Type:Bank\nD01/02/2025\nT-100.00\nPGrocer\nSFood\n$-30.00\nSHome\n$-20.00\n^\n"
+                    "D01/03/2025\nT-10.00\nPCafe\nSFood\n$-999.00\n^\n")
+    with Ledger() as ledger:
+        with pytest.raises(ImportRefused, match="line 11, column T: the splits add up to -999.00") as refused:
+            import_file(ledger, path)
+        assert refused.value.skippable and str(refused.value).startswith(str(path))
+        dry = import_file(ledger, path, dry_run=True, skip_bad=True)
+        summary = import_file(ledger, path, skip_bad=True)
+        for outcome in (dry, summary):
+            assert outcome.skipped_bad == ["line 11, column T: the splits add up to -999.00, more than the transaction's -10.00"]
+            assert outcome.rows_read == 2
+        assert summary.added == 1
+        assert ledger.scalar("SELECT SUM(amount) FROM monthly_flows WHERE amount < 0") == -10000
+        assert ledger.scalar("SELECT COUNT(*) FROM monthly_flows WHERE amount > 0") == 0
+
+
 def test_a_split_without_an_amount_is_reported_at_its_own_line() -> None:
     head = "!Type:Bank\nD03/01/2025\nT-10.00\nPx\nSFood\n$-10.00\nSHome\n"
     missing = QIF.parse(head + "Eno amount line\n^\n", "split.qif")

@@ -272,6 +272,9 @@ class _QifParser:
                 message = f"invalid amount {amount_text!r}" if amount_text else "the record has no amount (T line)"
                 errors.append(RowError(amount_line, message, column=amount_code))
         parsed_splits = self.splits(splits, amount, errors)
+        mismatch = self.split_mismatch(parsed_splits, amount) if amount is not None and not errors else None
+        if mismatch:
+            errors.append(RowError(amount_line, mismatch, column=amount_code))
         if errors:
             self.result.errors.extend(errors)
             return None
@@ -315,18 +318,23 @@ class _QifParser:
             setattr(current, attr, value)
 
     def splits(self, splits: list[_Split], total: int | None, errors: list[RowError]) -> list[ParsedSplit]:
+        """The parts; percentage shares are rounded as their running sum is, so that rounding each
+        gains or loses no cent: 50% and 50% of -0.03 are -0.02 and -0.01, not -0.02 twice."""
         parsed = []
+        shared = Decimal(0)  # the exact sum of the shares so far, in minor units
         for split in splits:
             amount = self.split_amount(split, total, errors)
+            if isinstance(amount, Decimal):
+                amount, shared = _whole(shared + amount) - _whole(shared), shared + amount
             if amount is None:
                 continue
             category = split.category or (TRANSFER if split.transfer is not None else None)
             parsed.append(ParsedSplit(amount=amount, category=category, memo=split.memo or None, transfer_account=split.transfer))
         return parsed
 
-    def split_amount(self, split: _Split, total: int | None, errors: list[RowError]) -> int | None:
-        """The split's `$` amount, else its `%` share of the transaction; None, with the error
-        noted at the line at fault, when it has neither that can be read."""
+    def split_amount(self, split: _Split, total: int | None, errors: list[RowError]) -> int | Decimal | None:
+        """The split's `$` amount, else its exact `%` share of the transaction (in minor units, not
+        rounded); None, with the error noted at the line at fault, when it has neither that can be read."""
         if split.amount:
             try:
                 return self.minor(split.amount)
@@ -341,8 +349,8 @@ class _QifParser:
             errors.append(RowError(split.lines["$"], "the split's amount is empty", column="$"))
         return None
 
-    def share(self, text: str, line: int, total: int | None, errors: list[RowError]) -> int | None:
-        """`text` percent of the total, rounded to the cent; a percentage that is not a plain number
+    def share(self, text: str, line: int, total: int | None, errors: list[RowError]) -> Decimal | None:
+        """`text` percent of the total, exactly; a percentage that is not a plain number
         (`NaN`, `1e15`) or more than the whole transaction is an error, not an absurd split."""
         if total is None:
             errors.append(RowError(line, "a percentage split needs the record's amount (T line)", column="%"))
@@ -356,19 +364,41 @@ class _QifParser:
             message = f"split percentage {text!r} is not between -{_MAX_PERCENT} and {_MAX_PERCENT}"
             errors.append(RowError(line, message, column="%"))
             return None
-        return int((percent * total / 100).quantize(Decimal(1), ROUND_HALF_EVEN))
+        return percent * total / 100
+
+    def split_mismatch(self, splits: list[ParsedSplit], total: int) -> str | None:
+        """What is wrong when parts add up to more than the transaction, or the other way: a damaged
+        row, refused with an error at its amount's line (`--skip-bad` imports the others).
+
+        The file contradicts itself and does not say which figure is wrong. Keeping the parts would
+        take a rest the other way to balance them: money that never moved, which reports count (a
+        $10 coffee split as $999 of Food reads as $999 spent and $989 earned). Keeping the total
+        without its parts would book, with a mere warning, a row the file does not describe, and
+        hide the damage. Parts that leave some of the total over, in its direction, add no money:
+        `balance_splits` keeps that rest."""
+        parts = sum(split.amount for split in splits)
+        if parts * total >= 0 and abs(parts) <= abs(total):
+            return None
+        beyond = "the other way from" if parts * total < 0 else "more than"
+        return f"the splits add up to {self.money(parts)}, {beyond} the transaction's {self.money(total)}"
 
     def balance_splits(self, row: ParsedTransaction) -> None:
-        """Splits that miss the total keep the total: the bank moved T, the rest is unallocated."""
+        """Parts that leave some of the total over keep it as an uncategorised part: the bank moved
+        T, and the rest is money it moved in the same direction that the parts leave unassigned. A
+        writer may leave out the part that has no category, and percentages that add up to a
+        little under 100 (33.33% three times) fall short of the whole."""
         if not row.splits:
             return
         missing = row.amount - sum(split.amount for split in row.splits)
         if missing:
             row.splits.append(ParsedSplit(amount=missing, memo="unallocated: the file's splits did not add up"))
             self.result.warnings.append(
-                f"line {row.line}: the splits add up to {format_minor(row.amount - missing, self.currency)}, not "
-                f"{format_minor(row.amount, self.currency)}; the difference {format_minor(missing, self.currency)} is left uncategorised"
+                f"line {row.line}: the splits add up to {self.money(row.amount - missing)}, not {self.money(row.amount)};"
+                f" the difference {self.money(missing)} is left uncategorised"
             )
+
+    def money(self, minor: int) -> str:
+        return format_minor(minor, self.currency)
 
     def minor(self, text: str) -> int:
         """Minor units of the user's currency (QIF states none): yen have no cents, dinars three
@@ -394,6 +424,11 @@ class _QifParser:
 def _unnamed_key(section: str) -> str:
     """The account key of a section no `!Account` block names: one account per kind of section."""
     return "default" if section == "bank" else f"default-{section.replace(' ', '-')}"
+
+
+def _whole(minor: Decimal) -> int:
+    """Exact minor units rounded half to even, as amounts finer than the currency are elsewhere."""
+    return int(minor.quantize(Decimal(1), ROUND_HALF_EVEN))
 
 
 def _complete(record: _Record) -> bool:

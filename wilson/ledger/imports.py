@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import chain, islice
 from typing import Callable, Sequence
 
-from wilson.ledger.aggregates import add_rows
+from wilson.ledger.aggregates import add_rows, split_triggers_dropped
 from wilson.ledger.bulk import derived_structures_dropped, is_bulk
 from wilson.ledger.iso_dates import days, shift
 from wilson.ledger.new_rows import NewRows
@@ -247,11 +247,19 @@ def _insert(ledger: Ledger, batch_id: int, rows: NewRows) -> None:
     columns |= {"batch_id": [batch_id] * len(rows), "created_at": [imported_at] * len(rows)}
     with derived_structures_dropped(conn, kept=_sparse_indexes(rows)) if bulk else nullcontext():
         _insert_rows(conn, ids, columns)
+    _insert_splits(conn, ids, rows)
+    index_batch_rows(conn, ids[0], ids[-1])
+    parts = {i: [(amount, cat) for amount, cat, _ in own] for i, own in rows.splits.items()}
+    add_rows(conn, rows.posted, rows.account_id, rows.category_id, rows.currency, rows.amount, rows.pending, parts=parts)
+
+
+def _insert_splits(conn: sqlite3.Connection, ids: Sequence[int], rows: NewRows) -> None:
+    """Insert the rows' split parts without their triggers: the caller counts the rows as their
+    postings (one trigger per part re-read all of its transaction's parts: quadratic)."""
     split_rows = [(ids[i], amount, cat, memo) for i, parts in sorted(rows.splits.items()) for amount, cat, memo in parts]
     if split_rows:
-        conn.executemany("INSERT INTO splits (transaction_id, amount, category_id, memo) VALUES (?, ?, ?, ?)", split_rows)
-    index_batch_rows(conn, ids[0], ids[-1])
-    add_rows(conn, rows.posted, rows.account_id, rows.category_id, rows.currency, rows.amount, rows.pending)
+        with split_triggers_dropped(conn):
+            conn.executemany("INSERT INTO splits (transaction_id, amount, category_id, memo) VALUES (?, ?, ?, ?)", split_rows)
 
 
 _INSERTED = (
