@@ -63,7 +63,7 @@ def stated_balances(
                 values = named[at + 1:]
                 dated = next(filter(None, map(_VALUE_AS_OF.search, values)), None)  # ASB: `2603.33 as of 20250201`
                 values = [_VALUE_AS_OF.sub("", value) for value in values]
-                amount = next(filter(None.__ne__, (_amount(value, decimal_sep, currency) for value in values)), None)
+                amount = next((a for a in (_amount(value, decimal_sep, currency) for value in values) if a is not None), None)
                 if amount is not None and closing:
                     found.closing, found.as_of = amount, (read_date(day[0]) if day else _value_date(dated, read_date))
                 elif amount is not None:
