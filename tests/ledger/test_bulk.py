@@ -57,6 +57,19 @@ def assert_whole(ledger: Ledger, schema: list[tuple], rows: int = ROWS) -> None:
         raise RuntimeError("roll the rebuild back")
 
 
+def import_until_writing(path: Path, account: str, home: Path) -> tuple[subprocess.Popen, Path]:
+    """A `wilson import` process, returned once it writes its pages (its rollback journal is there)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "wilson", "import", "--account", account, str(path)],
+        env=dict(os.environ, WILSON_HOME=str(home)), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    journal = home / "wilson.db-journal"
+    deadline = time.monotonic() + 30
+    while not journal.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.002)
+    return proc, journal
+
+
 def test_a_bulk_import_keeps_every_row_index_and_aggregate(tmp_path: Path) -> None:
     with Ledger() as ledger:
         schema = derived(ledger)
@@ -88,15 +101,7 @@ def test_a_bulk_import_beside_an_open_reader_keeps_the_wal(tmp_path: Path) -> No
 
 def test_a_ledger_opened_during_a_bulk_import_waits_then_sees_it_all(tmp_path: Path, wilson_home: Path) -> None:
     """A second Wilson opening the ledger mid-import cannot set WAL then; it reads what is committed."""
-    path = big_csv(tmp_path, rows=60_000)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "wilson", "import", "--account", "Checking", str(path)],
-        env=dict(os.environ, WILSON_HOME=str(wilson_home)), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )
-    journal = wilson_home / "wilson.db-journal"
-    deadline = time.monotonic() + 30
-    while not journal.exists() and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.002)
+    proc, _ = import_until_writing(big_csv(tmp_path, rows=60_000), "Checking", wilson_home)
     with Ledger() as second:
         assert second.scalar("SELECT COUNT(*) FROM transactions") in (0, 60_000)
     assert proc.wait(timeout=60) == 0, proc.stderr.read()
@@ -110,15 +115,7 @@ def test_killed_bulk_import_leaves_the_ledger_as_it_was(tmp_path: Path, wilson_h
     with Ledger() as ledger:
         import_file(ledger, big_csv(tmp_path, rows=30, name="small.csv"), account="Checking")
         before = ledger.query("SELECT * FROM transactions ORDER BY id")
-    path = big_csv(tmp_path, rows=150_000)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "wilson", "import", "--account", "Savings", str(path)],
-        env=dict(os.environ, WILSON_HOME=str(wilson_home)), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    journal = wilson_home / "wilson.db-journal"
-    deadline = time.monotonic() + 30
-    while not journal.exists() and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.002)
+    proc, journal = import_until_writing(big_csv(tmp_path, rows=150_000), "Savings", wilson_home)
     time.sleep(0.05)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
