@@ -442,7 +442,10 @@ def _posted_per_day(ledger: Ledger, account_id: int, low: str, high: str) -> Cou
         return Counter(dict(ledger.conn.execute(sql + " GROUP BY posted", (account_id, low, high)).fetchall()))
 
     rows = per_day("SELECT posted, COUNT(*) FROM transactions WHERE account_id = ? AND posted BETWEEN ? AND ?")
-    rows.subtract(per_day("SELECT posted, COUNT(*) FROM transactions WHERE account_id = ? AND pending = 1 AND posted BETWEEN ? AND ?"))
+    rows.subtract(per_day(
+        "SELECT posted, COUNT(*) FROM transactions INDEXED BY transactions_pending"
+        " WHERE account_id = ? AND pending = 1 AND posted BETWEEN ? AND ?"
+    ))
     return +rows
 
 

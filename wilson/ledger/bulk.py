@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from contextlib import contextmanager
-from typing import Collection, Iterator
+from typing import Iterator
 
 BULK_ROWS = 5_000
 
@@ -18,20 +18,18 @@ def is_bulk(conn: sqlite3.Connection, count: int, ledger_share: float = 1) -> bo
 
 
 @contextmanager
-def derived_structures_dropped(conn: sqlite3.Connection, kept: Collection[str] = ()) -> Iterator[None]:
+def derived_structures_dropped(conn: sqlite3.Connection) -> Iterator[None]:
     """Drop the indexes and triggers on `transactions`, then create them again from their stored SQL.
 
     Sorting once is several times cheaper than a B-tree insert per row per index, and even a trigger
     whose WHEN clause skips a row costs a sub-program call per row. The caller does the triggers'
     work for the whole load (full-text index, monthly aggregate). Run it inside a transaction, so a
-    failure rolls the DDL back with everything else. Indexes named in `kept` stay: ones the load
-    adds few entries to are cheaper to update than to rebuild.
+    failure rolls the DDL back with everything else.
     """
     derived = conn.execute(
         "SELECT type, name, sql FROM sqlite_master WHERE type IN ('index', 'trigger')"
         " AND tbl_name = 'transactions' AND sql IS NOT NULL"
     ).fetchall()
-    derived = [(kind, name, sql) for kind, name, sql in derived if name not in kept]
     for kind, name, _ in derived:
         conn.execute(f'DROP {kind.upper()} "{name}"')
     yield

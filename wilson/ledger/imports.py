@@ -245,7 +245,7 @@ def _insert(ledger: Ledger, batch_id: int, rows: NewRows) -> None:
     imported_at = conn.execute("SELECT imported_at FROM import_batches WHERE id = ?", (batch_id,)).fetchone()[0]
     columns: dict[str, Sequence] = {name: getattr(rows, name) for name in _INSERTED}
     columns |= {"batch_id": [batch_id] * len(rows), "created_at": [imported_at] * len(rows)}
-    with derived_structures_dropped(conn, kept=_sparse_indexes(rows)) if bulk else nullcontext():
+    with derived_structures_dropped(conn) if bulk else nullcontext():
         _insert_rows(conn, ids, columns)
     _insert_splits(conn, ids, rows)
     index_batch_rows(conn, ids[0], ids[-1])
@@ -300,14 +300,6 @@ def _insert_rows(conn: sqlite3.Connection, ids: Sequence[int], columns: dict[str
     conn.executemany(statement(per_statement), (tuple(islice(flat, width)) for _ in range(full)))
     if rest:
         conn.execute(statement(rest), tuple(flat))
-
-
-def _sparse_indexes(rows: NewRows) -> tuple[str, ...]:
-    """Partial indexes that a batch adds (almost) no entries to: updating them costs nothing, while
-    rebuilding one scans the whole table. Pending rows are few, and transfer links come later."""
-    return ("transactions_pending", "transactions_transfer") + (
-        ("transactions_bank_id",) if rows.bank_id.count(None) == len(rows) else ()
-    )
 
 
 def _literal(value: object) -> str | None:

@@ -82,7 +82,8 @@ def replace_pending(ledger: Ledger, account_id: int, rows: NewRows, fresh: NewRo
     """
     high = max(rows.posted)
     olds = ledger.query(
-        "SELECT * FROM transactions WHERE account_id = ? AND pending = 1 AND posted <= ?", (account_id, high)
+        "SELECT * FROM transactions INDEXED BY transactions_pending WHERE account_id = ? AND pending = 1 AND posted <= ?",
+        (account_id, high),
     )
     if not olds:
         return []

@@ -90,7 +90,8 @@ def _ledger_section(ledger: Ledger) -> str:
         FROM transactions WHERE pending = 0
         """
     ) or {}
-    pending = ledger.scalar("SELECT COUNT(*) FROM transactions WHERE pending = 1") or 0
+    # The partial index holds only pending rows; the planner would scan a whole index of them all.
+    pending = ledger.scalar("SELECT COUNT(*) FROM transactions INDEXED BY transactions_pending WHERE pending = 1") or 0
     if stats.get("posted"):
         lines.append(
             f"Transactions: {stats['posted']} posted from {stats['first']} to {stats['last']}, "
