@@ -797,12 +797,13 @@ class _Conversion:
         """A card statement that writes charges positive: most rows are positive and its card
         payments (`AUTOPAY PAYMENT - THANK YOU`) are all negative. A bank account's rows are
         mostly negative, and a card that signs charges negative has positive payments."""
-        paid = per_distinct(CARD_PAYMENT_WORDS.search, descriptions)
         # A sample decides cheaply; the payments are left out of it, so a month with two of them
         # and two charges is still mostly charges.
-        signed = [a for a, hit in zip(amounts[:2000], paid) if a.__class__ is int and a and not hit]
+        sample = zip(amounts[:2000], map(CARD_PAYMENT_WORDS.search, descriptions[:2000]))
+        signed = [a for a, hit in sample if a.__class__ is int and a and not hit]
         if not signed or sum(a > 0 for a in signed) < CARD_POSITIVE_SHARE * len(signed):
             return False
+        paid = per_distinct(CARD_PAYMENT_WORDS.search, descriptions)
         payments = [a for a, hit in zip(amounts, paid) if hit and a.__class__ is int and a]
         if payments and all(a < 0 for a in payments):
             self.card = "charges are written positive and card payments negative: read as a card statement"
