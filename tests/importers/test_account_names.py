@@ -21,4 +21,5 @@ def test_every_download_of_an_account_gets_one_name(first: str, second: str, nam
 
 def test_numbers_that_are_no_date_stay_in_the_name() -> None:
     assert name_from_file("Visa1234.csv") == "Visa1234"
+    assert name_from_file("Card20001234.csv") == "Card20001234"  # 2000-12-34 is no date: a card number
     assert name_from_file("DE12345678901234567890.csv") == "DE12345678901234567890"

@@ -256,5 +256,6 @@ def name_from_file(source: str) -> str:
     return " ".join(words) or "Imported"
 
 
-_GLUED_DATE = re.compile(r"(?<=[^\W\d_])(?=(?:19|20)\d{6}(?:\d{4,6})?\b)")
+# A date, and maybe a time, glued to a word: a calendar date, so a card number such as `20001234` stays.
+_GLUED_DATE = re.compile(r"(?<=[^\W\d_])(?=(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?:\d{4}|\d{6})?\b)")
 _RANGE_WORDS = frozenset(("to", "till", "until", "bis", "tot", "au"))
