@@ -251,9 +251,13 @@ def test_account_names_match_in_any_letter_case_beyond_ascii(wilson_home: Path) 
 
 
 def test_a_write_to_a_read_only_ledger_is_said_as_such_and_rolled_back(wilson_home: Path) -> None:
-    """A ledger file without write permission fails at the first write, inside the transaction."""
+    """A ledger file without write permission takes BEGIN and fails at the first write, inside the
+    transaction; refused at BEGIN (the lock), it is said the same way."""
     with Ledger() as ledger:
-        ledger.conn.execute("PRAGMA query_only = ON")  # as a read-only file does (root ignores file modes)
-        with pytest.raises(LedgerError, match=r"wilson\.db: the ledger is read-only"):
-            ledger.create_account("Checking")
+        with pytest.raises(LedgerError, match=r"wilson\.db: the ledger is read-only"), ledger.write() as conn:
+            conn.execute("PRAGMA query_only = ON")  # as a read-only file does after BEGIN (root ignores file modes)
+            conn.execute("INSERT INTO accounts (name) VALUES ('Checking')")
         assert not ledger.conn.in_transaction
+        with pytest.raises(LedgerError, match=r"wilson\.db: the ledger is read-only"):
+            ledger.create_account("Checking")  # query_only is still on: BEGIN IMMEDIATE itself is refused
+        assert not ledger.conn.in_transaction and ledger.account("Checking") is None
