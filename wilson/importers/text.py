@@ -47,15 +47,14 @@ _LEGACY = ("cp1252", "cp1250", "cp1254")
 # Double-byte code pages of Japanese, Chinese and Korean banks' exports, and the aliases
 # charset-normalizer may name them by.
 _EAST_ASIAN = ("cp932", "euc_jp", "gb18030", "big5", "cp949")
-_EAST_ASIAN_NAMES = frozenset(
-    codecs.lookup(name).name
-    for name in (*_EAST_ASIAN, "shift_jis", "shift_jis_2004", "shift_jisx0213", "euc_jis_2004", "euc_jisx0213", "gb2312",
-                 "gbk", "big5hkscs", "cp950", "euc_kr", "johab", "iso2022_jp", "iso2022_kr")
-)
+_EAST_ASIAN_ALIASES = (*_EAST_ASIAN, "shift_jis", "shift_jis_2004", "shift_jisx0213", "euc_jis_2004", "euc_jisx0213",
+                       "gb2312", "gbk", "big5hkscs", "cp950", "euc_kr", "johab", "iso2022_jp", "iso2022_kr")
 # Kana, CJK ideographs and punctuation, Hangul syllables, full- and half-width forms.
 _EAST_ASIAN_CHARS = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff01-\uff5e\uff61-\uff9f"
-_EAST_ASIAN_CHAR = re.compile(f"[{_EAST_ASIAN_CHARS}]")
-_EAST_ASIAN_RUN = re.compile(f"[{_EAST_ASIAN_CHARS}]{{2,}}")
+# Compiled by `re` on first use: only a file that is not UTF-8 needs them, and the pair took as long
+# to compile as a UTF-8 export's decoding.
+_EAST_ASIAN_CHAR = f"[{_EAST_ASIAN_CHARS}]"
+_EAST_ASIAN_RUN = f"[{_EAST_ASIAN_CHARS}]{{2,}}"
 _EAST_ASIAN_LEAST = 8  # characters: a few accented Latin capitals can pair into as many
 
 
@@ -257,13 +256,13 @@ def _east_asian(sample: bytes) -> str | None:
 
     best = from_bytes(whole, cp_isolation=[*candidates, *_LEGACY]).best()
     found = codecs.lookup(best.encoding).name if best else None
-    return found if found in _EAST_ASIAN_NAMES else None
+    return found if found in {codecs.lookup(name).name for name in _EAST_ASIAN_ALIASES} else None
 
 
 def _in_runs(text: str) -> bool:
     """Whether the text writes East Asian characters, most of them beside another."""
-    written = len(_EAST_ASIAN_CHAR.findall(text))
-    return written >= _EAST_ASIAN_LEAST and sum(map(len, _EAST_ASIAN_RUN.findall(text))) * 2 >= written
+    written = len(re.findall(_EAST_ASIAN_CHAR, text))
+    return written >= _EAST_ASIAN_LEAST and sum(map(len, re.findall(_EAST_ASIAN_RUN, text))) * 2 >= written
 
 
 def _accented_lines(data: bytes) -> list[bytes]:
