@@ -153,8 +153,17 @@ def clean_payee(description: str) -> str:
 
 
 def clean_payees(descriptions: Sequence[str]) -> list[str]:
-    """`clean_payee` of a whole column: each distinct shape is cleaned once, for all its rows."""
+    """`clean_payee` of a whole column: each distinct shape is cleaned once, for all its rows, and
+    in a column that repeats its texts (a card's `NETFLIX.COM` every month) each text is shaped once."""
     texts = [text or "" for text in descriptions]
+    distinct = set(texts)
+    if len(distinct) * 2 > len(texts):  # mostly distinct: looking texts up would only add work
+        return _cleaned(texts)
+    ordered = list(distinct)
+    return list(map(dict(zip(ordered, _cleaned(ordered))).__getitem__, texts))
+
+
+def _cleaned(texts: list[str]) -> list[str]:
     shapes = list(map(digit_shape, texts))
     cleaned = {shape: _clean(shape) for shape in set(shapes)}
     return list(map(_from_shape, texts, map(cleaned.__getitem__, shapes)))
