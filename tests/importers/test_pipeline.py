@@ -1334,6 +1334,32 @@ def test_a_file_imported_with_a_format_named_is_read_that_way_again(tmp_path: Pa
         assert (again.format, again.added, again.duplicates) == ("card_csv", 0, 2)
 
 
+def test_next_month_of_a_card_that_writes_charges_positive_is_read_as_charges(tmp_path: Path) -> None:
+    """January's payment showed the card signs its charges positive; February, with no payment,
+    goes into that credit card account, so its positive amounts are its charges too, not income.
+    A bank account's month of deposits keeps its signs."""
+    (tmp_path / "jan").mkdir()
+    (tmp_path / "feb").mkdir()
+    january = write(tmp_path / "jan", "activity.csv", (
+        "01/10/2024,AMAZON MARKETPLACE,19.99\n01/15/2024,DELTA AIR LINES,412.80\n"
+        "01/20/2024,AUTOPAY PAYMENT - THANK YOU,-512.33\n01/28/2024,WHOLE FOODS MARKET,87.12\n"
+    ))
+    february = write(tmp_path / "feb", "activity.csv", (
+        "02/02/2024,WHOLE FOODS MARKET,64.20\n02/09/2024,NETFLIX.COM,15.49\n02/14/2024,OPENTABLE RESTAURANT,120.00\n"
+    ))
+    with Ledger() as ledger:
+        import_file(ledger, january)
+        summary = import_file(ledger, february)
+        assert summary.format == "card_csv"
+        assert any("is a credit card" in warning for warning in summary.warnings)
+        assert [r["amount"] for r in rows(ledger, "posted >= '2024-02-01'")] == [-6420, -1549, -12000]
+        assert import_file(ledger, february).duplicates == 3
+        savings = import_file(ledger, write(tmp_path, "savings.csv", (
+            "02/01/2024,ACME PAYROLL,2500.00\n02/15/2024,ACME PAYROLL,2500.00\n03/01/2024,ACME PAYROLL,2500.00\n"
+        )))
+        assert summary.accounts != savings.accounts and savings.format == "generic_csv"
+        assert [r["amount"] for r in rows(ledger, "description = 'ACME PAYROLL'")] == [250000] * 3
+
 def test_a_conversion_inside_one_multi_currency_account_links_its_legs(tmp_path: Path) -> None:
     """Wise keeps every currency in one account: a conversion's two legs are there, linked."""
     wise = write(tmp_path, "transaction-history.csv", (

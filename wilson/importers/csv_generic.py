@@ -190,6 +190,7 @@ class _Conversion:
         self.balance_rows: list[int] = []  # rows that state a balance (comdirect's `Alter Kontostand` under the table)
         self.sections: list[tuple[int, int | None, int, str | None]] = []  # per titled table, see `titled_tables`
         self.warnings: list[str] = []  # what the reading had to decide that the user should know
+        self.signs_unsure = False  # see ParseResult.signs_unsure
         # Only a file with a 64 KB stretch free of line breaks can hold a row that long (give or take
         # quoted line breaks, which the 4 KB description check still catches); most files skip the check.
         self.check_sizes = has_long_line(text, MAX_ROW_CHARS)
@@ -584,6 +585,7 @@ class _Conversion:
         if self.card:
             result.warnings.append(self.card)
         result.warnings += self.warnings
+        result.signs_unsure = self.signs_unsure
         if date_cols and date_cols[0][1].guessed:
             order = "day/month" if date_cols[0][1].format is DMY else "month/day"
             result.warnings.append(f"every date fits both day/month orders and nothing in the file decides: read as {order}")
@@ -812,6 +814,7 @@ class _Conversion:
         elif not payments and self._credit_card_columns:
             self.card = "a card's columns, with its charges written positive: read as a card statement"
         elif not payments and len(signed) >= UNSURE_SIGNS_MIN and self._mostly_unexplained_inflows(amounts, descriptions):
+            self.signs_unsure = True
             self.warnings.append(
                 "most amounts are positive and no card payment shows how the file signs them: read as money in;"
                 " if they are a card's charges (Amex's Date,Description,Amount download), undo and import with --format card_csv"

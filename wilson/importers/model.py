@@ -198,6 +198,9 @@ class ParseResult:
     superseded: list[tuple[str, str]] = field(default_factory=list)  # (account key, bank id) an OFX correction replaces or deletes
     file_hash: str = ""  # sha256 of the bytes read, for the batch record
     category_kinds: dict[str, str] = field(default_factory=dict)  # the file's category list (QIF `!Type:Cat`): path → "income"/"expense"
+    # Most amounts positive, no card payment among them, read as money in: a card's account would
+    # read them as charges (`card_csv`).
+    signs_unsure: bool = False
 
 
 class ImportRefused(Exception):

@@ -34,6 +34,7 @@ from wilson.money import format_minor
 MAX_DESCRIPTION = 4096
 MAX_ERRORS_SHOWN = 3
 FUTURE_DAYS = 366  # a row dated further ahead than this is most likely a misread date
+CARD_CSV = "card_csv"  # the generic reader of a card file that writes its charges positive
 
 
 class _DryRun(Exception):
@@ -113,8 +114,11 @@ def _import_file(
     given = currency or (named_account["currency"] if named_account else None)
     result = parse_file(path, forced_format, given)
     before = None if forced_format else _format_read_before(ledger, result)
-    if before:
-        result = parse_file(path, before, given)
+    card = None if forced_format or before or not result.signs_unsure else _card_awaiting(ledger, result, account, source)
+    if before or card:
+        result = parse_file(path, before or CARD_CSV, given)
+    if card:
+        result.warnings.append(f"{card['name']} is a credit card: the file's positive amounts were read as its charges")
     rows = _check_rows(result)
     result.transactions = []  # `rows` holds them from here on
     if result.errors and not skip_bad:
@@ -190,6 +194,18 @@ def _import_file(
 def _storable(name: str) -> str:
     """A file name as text SQLite can hold: a byte that is not UTF-8 in it (`stmt_\xff.csv`) shows as �."""
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def _card_awaiting(ledger: Ledger, result: ParseResult, named: str | None, source: str) -> dict | None:
+    """The credit card account a file of mostly positive amounts goes to, if it is one: next
+    month's download of a card that writes charges positive may hold no payment to show it."""
+    if len(result.accounts) > 1:
+        return None
+    parsed = result.accounts[0] if result.accounts else None
+    found = ledger.account(named) if named else (
+        parsed and parsed.number and ledger.account_by_number(parsed.number, None, None)
+    ) or ledger.account(_account_name(parsed, source))
+    return found if found and found["type"] == "credit_card" else None
 
 
 def _format_read_before(ledger: Ledger, result: ParseResult) -> str | None:
@@ -304,7 +320,7 @@ def _account_for(
         )
         if found:
             return found
-    name = named or parsed.name or _name_from_number(parsed) or name_from_file(source)
+    name = named or _account_name(parsed, source)
     found = ledger.account(name)
     if found and not named and parsed.number and found["number"] not in (None, parsed.number):
         name = _unclaimed_name(ledger, name, parsed.number)
@@ -466,6 +482,11 @@ def _type_for(parsed: ParsedAccount, name: str) -> str:
     if parsed.type != "checking" or re.search(r"check|chequ|giro|current", name, re.I):
         return parsed.type
     return type_named(name) or parsed.type
+
+
+def _account_name(parsed: ParsedAccount | None, source: str) -> str:
+    """The name a file's account goes by when the ledger knows none of its number."""
+    return (parsed and (parsed.name or _name_from_number(parsed))) or name_from_file(source)
 
 
 def _name_from_number(parsed: ParsedAccount) -> str | None:
