@@ -257,6 +257,40 @@ def test_bank_ids_are_scoped_and_not_trusted_alone(tmp_path: Path) -> None:
         assert import_file(ledger, numbered).added == 1
 
 
+def test_a_row_the_bank_books_again_for_another_amount_replaces_the_first(tmp_path: Path) -> None:
+    """A FITID sent again with a corrected amount, and a CSV row whose tip was added, replace the
+    row they amend (undo puts it back). A purchase and its fee under one FITID, a second purchase
+    while the first is still listed, and a row on the file's first day (the download may start
+    part-way through it) are new rows."""
+    first = tmp_path / "may1.ofx"
+    first.write_text(ofx([
+        ("20240501", "-10.00", "F1", "GROCER"), ("20240503", "-45.00", "F2", "PAYPAL *EBAY"), ("20240506", "-90.00", "F4", "SHELL OIL"),
+    ]))
+    second = tmp_path / "may2.ofx"
+    second.write_text(ofx([
+        ("20240501", "-10.00", "F1", "GROCER"), ("20240503", "-54.00", "F2", "PAYPAL *EBAY"),
+        ("20240506", "-90.00", "F4", "SHELL OIL"), ("20240506", "-2.70", "F4", "SHELL OIL FEE"),
+    ]))
+    with Ledger() as ledger:
+        import_file(ledger, first)
+        amended = import_file(ledger, second)
+        assert (amended.added, amended.corrected) == (2, 1)
+        assert [r["amount"] for r in rows(ledger)] == [-1000, -9000, -5400, -270]
+        undo_batch(ledger, amended.batch_id)
+        assert sorted(r["amount"] for r in rows(ledger)) == [-9000, -4500, -1000]
+    csv = """05/01/2024,COFFEE BAR,-4.00\n05/03/2024,BISTRO 21,-42.00\n05/04/2024,UBER TRIP,-12.50\n05/06/2024,SQ *BLUE BOTTLE,-12.00
+05/08/2024,GROCER,-30.00\n"""
+    # The tip added, a second ride, and the coffee's merchant named in full on its day (the same row).
+    tipped = """05/01/2024,COFFEE BAR,-4.40\n05/04/2024,BISTRO 21,-50.40\n05/04/2024,UBER TRIP,-12.50\n05/05/2024,UBER TRIP,-8.75
+05/06/2024,BLUE BOTTLE COFFEE SAN FRANCISCO,-12.00\n05/08/2024,GROCER,-30.00\n"""
+    with Ledger() as ledger:  # the same ledger, another account
+        import_file(ledger, write(tmp_path, "may.csv", csv), account="Checking")
+        amended = import_file(ledger, write(tmp_path, "may_again.csv", tipped), account="Checking")
+        assert (amended.added, amended.corrected) == (3, 1)
+        checking = rows(ledger, "account_id = (SELECT id FROM accounts WHERE name = 'Checking')")
+        assert sorted(r["amount"] for r in checking) == [-5040, -3000, -1250, -1200, -875, -440, -400]
+
+
 def test_a_statement_balance_that_the_rows_since_the_last_one_do_not_explain_is_reported(tmp_path: Path) -> None:
     january = ofx([("20250105", "-100.00", "A1", "HOTEL PARIS")])
     february = ofx([("20250203", "-40.00", "B1", "GROCER")]).replace("<BALAMT>1000.00<DTASOF>20250131", "<BALAMT>930.00<DTASOF>20250228")

@@ -20,7 +20,7 @@ from wilson.ledger.aggregates import add_rows, split_triggers_dropped
 from wilson.ledger.bulk import derived_structures_dropped, is_bulk
 from wilson.ledger.iso_dates import days, shift
 from wilson.ledger.new_rows import NewRows
-from wilson.ledger.pending import not_yet_posted, replace_pending
+from wilson.ledger.pending import not_yet_posted, replace_pending, settled_amount
 from wilson.ledger.service import Ledger
 from wilson.ledger.transfers import link_transfers
 
@@ -73,15 +73,17 @@ def record_import(
     )
     outcome = ImportOutcome(batch_id=cur.lastrowid)  # type: ignore[arg-type]
     corrected = _remove_superseded(ledger, superseded)
-    replaced: list[dict] = list(corrected)
+    pending_replaced: list[dict] = []
     for account_id, positions in _by_account(rows):
         account_rows = rows.take(positions)
-        fresh = account_rows.take(_new_positions(ledger, account_id, account_rows))
+        window = (account_id, min(account_rows.posted), max(account_rows.posted))
+        fresh = account_rows.take(_new_positions(ledger, window, account_rows))
+        corrected += _remove_amended(ledger, window, account_rows, fresh)
         held = len(fresh)
         fresh = fresh.take(not_yet_posted(ledger, account_id, fresh))
         outcome.pending_settled += held - len(fresh)
         outcome.duplicates += len(account_rows) - held
-        replaced += replace_pending(ledger, account_id, account_rows, fresh)
+        pending_replaced += replace_pending(ledger, account_id, account_rows, fresh)
         if prepare and len(fresh):
             uncategorized = fresh.category_id.count(None)
             prepare(fresh)
@@ -90,7 +92,8 @@ def record_import(
         pending = sum(fresh.pending)
         outcome.pending_added += pending
         outcome.added += len(fresh) - pending
-    outcome.pending_replaced, outcome.corrected = len(replaced) - len(corrected), len(corrected)
+    outcome.pending_replaced, outcome.corrected = len(pending_replaced), len(corrected)
+    replaced = corrected + pending_replaced
     outcome.transfers_linked = link_transfers(ledger, outcome.batch_id, rows)
     conn.execute(
         "UPDATE import_batches SET added = ?, duplicates = ?, pending = ?, replaced = ? WHERE id = ?",
@@ -117,9 +120,10 @@ def _plain_rows(conn: sqlite3.Connection, sql: str, params: tuple) -> sqlite3.Cu
     return cursor.execute(sql, params)
 
 
-def _new_positions(ledger: Ledger, account_id: int, rows: NewRows) -> list[int]:
-    """Rows not already in the account: by fingerprint, or by bank id with the same date and amount."""
-    window = (account_id, min(rows.posted), max(rows.posted))
+def _new_positions(ledger: Ledger, window: tuple[int, str, str], rows: NewRows) -> list[int]:
+    """Rows not already in the account (id, first and last day of the file): by fingerprint, or by
+    bank id with the same date and amount."""
+    account_id = window[0]
     # Fingerprints come straight from the account/date index, without touching the rows.
     existing_fps = set(chain.from_iterable(_plain_rows(
         ledger.conn, "SELECT fingerprint FROM transactions WHERE account_id = ? AND posted BETWEEN ? AND ?", window)))
@@ -186,8 +190,69 @@ def _not_moved(ledger: Ledger, window: tuple[int, str, str], rows: NewRows, fres
 
 
 def _moved_row(seen: tuple[str, str], posted: str, description: str) -> bool:
+    """Re-dated with its text cut or extended, or reworded on its own day (a bank may name the
+    merchant of `SQ *BLUE BOTTLE` in full later: `BLUE BOTTLE COFFEE SAN FRANCISCO`)."""
     day, text = seen
-    return abs(days(day, posted)) <= MOVED_ROW_DAYS and _reworded(text, description.casefold())
+    return day == posted or (abs(days(day, posted)) <= MOVED_ROW_DAYS and _reworded(text, description.casefold()))
+
+
+def _remove_amended(ledger: Ledger, window: tuple[int, str, str], rows: NewRows, fresh: NewRows) -> list[dict]:
+    """Delete the account's rows that the file's new rows amend; returns them for undo.
+
+    A bank may book a row again for another amount (a tip added, a charge corrected) and stop
+    listing the first: the file's new row under the same bank id, or the same text a few days off
+    for nearly the same amount, replaces an imported row inside its dates that it no longer lists.
+    The file's first and last day are left out, as a download may start or stop part-way through one.
+    """
+    account_id, first, last = window
+    inside = (account_id, shift(first, 1), shift(last, -1))
+    if not len(fresh) or not ledger.scalar(
+        "SELECT EXISTS (SELECT 1 FROM transactions WHERE account_id = ? AND posted BETWEEN ? AND ?)", inside
+    ):
+        return []  # a first import: nothing to amend, and no need to look at its 100k new rows
+    booked = [i for i, pending in enumerate(fresh.pending) if not pending]
+    if not booked:
+        return []
+    new_days = [fresh.posted[i] for i in booked]
+    start, end = max(inside[1], shift(min(new_days), -BANK_ID_MATCH_DAYS)), min(inside[2], shift(max(new_days), BANK_ID_MATCH_DAYS))
+    listed = set(rows.fingerprint)
+    left_out: dict[str, list[tuple]] = {}  # by the text's first letters, which a cut or extended text keeps
+    for row in _plain_rows(
+        ledger.conn,
+        "SELECT id, posted, amount, description, bank_id, fingerprint FROM transactions"
+        " WHERE account_id = ? AND posted BETWEEN ? AND ? AND pending = 0 AND batch_id IS NOT NULL",
+        (account_id, start, end),
+    ):
+        if row[5] not in listed:
+            left_out.setdefault(row[3].casefold()[:_KEY_LETTERS], []).append(row)
+    gone: list[int] = []
+    for i in booked if left_out else ():
+        olds = left_out.get(fresh.description[i].casefold()[:_KEY_LETTERS], [])
+        old = next((row for row in olds if _amends(row, fresh.posted[i], fresh.amount[i], fresh.description[i], fresh.bank_id[i])), None)
+        if old is not None:
+            olds.remove(old)
+            gone.append(old[0])
+    if not gone:
+        return []
+    amended = ledger.query("SELECT * FROM transactions WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(gone),))
+    ledger.conn.executemany("DELETE FROM transactions WHERE id = ?", [(old_id,) for old_id in gone])
+    return amended
+
+
+_KEY_LETTERS = 4
+
+
+def _amends(old: tuple, posted: str, amount: int, description: str, bank_id: str | None) -> bool:
+    """Whether a new row books `old` (id, posted, amount, description, bank id) again for another
+    amount: the same text, cut or extended, and under the same bank id within days, or (neither
+    having one) nearly the same amount."""
+    _, day, was, text, old_bank_id = old[:5]
+    if amount == was or (amount < 0) != (was < 0) or not _reworded(text.casefold(), description.casefold()):
+        return False
+    gap = abs(days(day, posted))
+    if old_bank_id or bank_id:
+        return old_bank_id == bank_id and gap <= BANK_ID_MATCH_DAYS
+    return gap <= MOVED_ROW_DAYS and settled_amount(was, amount)
 
 
 def _reworded(old: str, new: str) -> bool:

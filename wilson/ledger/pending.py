@@ -55,7 +55,7 @@ def not_yet_posted(ledger: Ledger, account_id: int, rows: NewRows) -> Sequence[i
 def _settles(held: int, booked: int, held_text: str, booked_text: str) -> bool:
     """Whether a posted row settles a pending one for a different amount: same description (but
     for words marking a hold) and an amount it could settle for."""
-    return _held_text(held_text) == _held_text(booked_text) and _settled_amount(held, booked)
+    return _held_text(held_text) == _held_text(booked_text) and settled_amount(held, booked)
 
 
 _HOLD_WORDS = re.compile(r"\b(?:pending|pend|pre-?auth(?:orization)?|auth(?:orization)?|hold)\b")
@@ -66,9 +66,9 @@ def _held_text(description: str) -> str:
     return " ".join(_HOLD_WORDS.sub(" ", description.casefold()).split())
 
 
-def _settled_amount(held: int, booked: int) -> bool:
-    """A hold settles with a tip (30% is not unheard of) or at the final exchange rate: same sign,
-    within three tenths of it."""
+def settled_amount(held: int, booked: int) -> bool:
+    """A hold settles with a tip (30% is not unheard of) or at the final exchange rate, and a bank
+    corrects a booked row by as much: same sign, within three tenths of it."""
     return (held < 0) == (booked < 0) and abs(booked - held) * 10 <= abs(held) * 3
 
 
@@ -101,7 +101,7 @@ def replace_pending(ledger: Ledger, account_id: int, rows: NewRows, fresh: NewRo
             continue
         near = partial(_within_match_days, old["posted"])
         confirmed = any(map(near, booked_on.get(old["amount"], ()))) or any(
-            near(day) and _settled_amount(old["amount"], amount)
+            near(day) and settled_amount(old["amount"], amount)
             for amount, day in booked_as.get(_held_text(old["description"]), ())
         )
         if confirmed or (rows.lists_pending and (old["posted"] >= low or days(high, old["posted"]) >= PENDING_STALE_DAYS)):
