@@ -1442,6 +1442,29 @@ def test_a_renamed_download_with_a_short_overlap_goes_to_its_numbered_account(tm
         assert ledger.scalar("SELECT COUNT(*) FROM accounts") == 1
 
 
+@pytest.mark.parametrize("qfx_first", [False, True])
+def test_a_cards_csv_and_qfx_that_share_no_rows_meet_by_the_cards_last_digits(tmp_path: Path, qfx_first: bool) -> None:
+    """March as QFX, numbered 4147202212345678, April as `Chase5678_Activity….CSV`: one card in
+    either order, though no row tells it (the files share none). Another card's file stays apart."""
+    head = "Transaction Date,Post Date,Description,Category,Type,Amount,Memo\n"
+    april = write(tmp_path, "Chase5678_Activity20240401_20240430_20240430.CSV",
+                  "04/02/2024,04/03/2024,UNIQLO SOHO,Shopping,Sale,-19.58,\n04/11/2024,04/12/2024,PAYPAL *SHOP,Shopping,Sale,-44.00,\n", head)
+    other = write(tmp_path, "Chase9999_Activity20240401_20240430_20240430.CSV", "04/05/2024,04/06/2024,TARGET,Shopping,Sale,-17.50,\n", head)
+    trn = "<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>{day}<TRNAMT>{amount}<FITID>{day}C<NAME>{name}</STMTTRN>"
+    march = write(tmp_path, "Chase5678_Activity_20240331.QFX", (
+        "<OFX><SIGNONMSGSRSV1><SONRS><FI><ORG>B1<FID>10898</FI></SONRS></SIGNONMSGSRSV1><CREDITCARDMSGSRSV1><CCSTMTTRNRS>"
+        "<CCSTMTRS><CURDEF>USD<CCACCTFROM><ACCTID>4147202212345678</CCACCTFROM><BANKTRANLIST>"
+        + trn.format(day="20240304", amount="-12.00", name="BLUE BOTTLE") + trn.format(day="20240320", amount="-60.00", name="SHELL OIL")
+        + "</BANKTRANLIST></CCSTMTRS></CCSTMTTRNRS></CREDITCARDMSGSRSV1></OFX>\n"
+    ), "OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n")
+    with Ledger() as ledger:
+        for path in ((march, april) if qfx_first else (april, march)):
+            import_file(ledger, path)
+        assert ledger.query("SELECT number, type FROM accounts") == [{"number": "4147202212345678", "type": "credit_card"}]
+        assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 4
+        assert import_file(ledger, other).accounts == ["Chase Card …9999"]
+
+
 def test_dates_outside_1900_to_2199_are_row_errors_in_every_format(tmp_path: Path) -> None:
     """`0001-01-01` is .NET's empty date; such a row was stored, or crashed the import past it."""
     csv_file = write(tmp_path, "null_date.csv", "0001-01-01,PLACEHOLDER,-1.00\n2025-01-02,COFFEE,-4.50\n")

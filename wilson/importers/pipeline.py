@@ -334,14 +334,15 @@ def _account_for(
         # A file that states its account's number may be the next download of one first imported
         # from a CSV, which stated none (Chase's QFX after its CSV): only such an account can be it.
         currency = parsed.currency.upper() if parsed.currency_stated else None
-        found = _account_holding(ledger, rows, currency, bool(parsed.number))
-        sibling = None if found or parsed.number else _numbered_sibling(ledger, name, currency)
+        held = _account_holding(ledger, rows, currency, bool(parsed.number))
+        sibling = None if held or parsed.number else _numbered_sibling(ledger, name, currency)
         if sibling is not None:
             booked = _booked(rows)
-            found = sibling if booked and _holds(ledger, sibling["id"], _day_amounts(booked), minimum=1) else None
+            held = sibling if booked and _holds(ledger, sibling["id"], _day_amounts(booked), minimum=1) else None
+        found = held or _same_last_digits(ledger, name, parsed, currency)
         if found:
-            warnings.append(f"no account is named {name}; {found['name']} holds the rows it shares dates with, so it went there"
-                            " (--account names another)")
+            why = "holds the rows it shares dates with" if held else "is numbered with the same last digits"
+            warnings.append(f"no account is named {name}; {found['name']} {why}, so it went there (--account names another)")
             if parsed.number:
                 ledger.conn.execute("UPDATE accounts SET number = ? WHERE id = ?", (parsed.number, found["id"]))
                 changes.numbered.append((found["id"], parsed.number))
@@ -422,6 +423,29 @@ def _numbered_sibling(ledger: Ledger, name: str, currency: str | None) -> dict |
         if currency is None or account["currency"] == currency
     ]
     return ledger.account_by_id(found[0]["id"]) if len(found) == 1 else None
+
+
+def _same_last_digits(ledger: Ledger, name: str, parsed: ParsedAccount, currency: str | None) -> dict | None:
+    """The one account of the file's type that shares its last digits: a card's CSV named for them
+    (`Chase Card …5678`) after its QFX numbered 4147202212345678, or that QFX after the CSV. A
+    short overlap or none at all says nothing, and these downloads do not share a name."""
+    if parsed.number:
+        digits = re.sub(r"\D", "", parsed.number)[-LAST_DIGITS:]
+        clause, pattern = "a.number IS NULL AND a.name LIKE ?", f"% …%{digits}"
+    else:
+        named = re.search(r" …(\d{%d,})$" % LAST_DIGITS, name)
+        digits = named[1] if named else ""
+        clause, pattern = "a.number LIKE ?", f"%{digits}"
+    if len(digits) < LAST_DIGITS:
+        return None
+    found = [
+        account for account in ledger.query(f"SELECT a.* FROM accounts a WHERE {clause} AND a.type = ?", (pattern, parsed.type))
+        if account[("name" if parsed.number else "number")].endswith(digits) and currency in (None, account["currency"])
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+LAST_DIGITS = 4  # a card's or account's, as banks print them
 
 
 def _like_prefix(text: str) -> str:
