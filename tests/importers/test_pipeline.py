@@ -310,6 +310,21 @@ def test_a_statement_balance_that_the_rows_since_the_last_one_do_not_explain_is_
         assert import_file(ledger, tmp_path / "mar.ofx").warnings == []
 
 
+def test_a_statement_balance_beyond_a_month_not_imported_yet_says_so(tmp_path: Path) -> None:
+    """March's statement after January's, February not imported yet: the balances cannot agree,
+    and the warning names the days the ledger lacks instead of suspecting a row."""
+    january = ofx([("20250105", "-100.00", "A1", "HOTEL PARIS")])
+    march = ofx([("20250303", "-40.00", "C1", "GROCER")]).replace("<BALAMT>1000.00<DTASOF>20250131", "<BALAMT>500.00<DTASOF>20250331")
+    (tmp_path / "jan.ofx").write_text(january)
+    (tmp_path / "mar.ofx").write_text(march)
+    with Ledger() as ledger:
+        import_file(ledger, tmp_path / "jan.ofx")
+        assert import_file(ledger, tmp_path / "mar.ofx").warnings == [
+            "Checking 5123: the statement's balance 500.00 on 2025-03-31 cannot be checked against the 1000.00 known on"
+            " 2025-01-31: the ledger has no row from 2025-02-01 to 2025-03-02 (a download of those days not imported yet?)"
+        ]
+
+
 PENDING_FILE = """Type,Product,Started Date,Completed Date,Description,Amount,Fee,Currency,State,Balance
 CARD_PAYMENT,Current,2025-01-10 10:00:00,,Coffee Bar,-4.50,0.00,EUR,PENDING,
 CARD_PAYMENT,Current,2025-01-09 09:00:00,2025-01-09 12:00:00,Bakery,-3.20,0.00,EUR,COMPLETED,96.80

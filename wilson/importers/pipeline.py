@@ -28,6 +28,7 @@ from wilson.ledger import Ledger
 from wilson.ledger.account_changes import AccountChanges, note_account_changes
 from wilson.ledger.bulk import is_bulk
 from wilson.ledger.imports import BatchRecord, ImportOutcome, record_import
+from wilson.ledger.iso_dates import days, shift
 from wilson.ledger.new_rows import NewRows
 from wilson.money import format_minor
 
@@ -660,6 +661,7 @@ class _Balance:
     as_of: date | None = None
     source: str = "running"
     currency: str | None = None  # the one the file states, if it does
+    since: date | None = None  # the file's first posted day of the account: it answers for the days after
 
 
 def _balance_facts(result: ParseResult, rows: ParsedRows) -> dict[str, _Balance]:
@@ -680,6 +682,7 @@ def _balance_facts(result: ParseResult, rows: ParsedRows) -> dict[str, _Balance]
             if len(chained[0]) < len(mismatches):
                 mismatches, latest = chained
         fact = _Balance(mismatches, currency=parsed.currency.upper() if parsed.currency_stated else None)
+        fact.since = min(own.column("posted")) if own else None
         if parsed.balance is not None and (parsed.balance_date or own):
             fact.amount, fact.source = parsed.balance, "statement"
             fact.as_of = parsed.balance_date or max(own.column("posted"))
@@ -741,11 +744,33 @@ def _disagreement(ledger: Ledger, account: dict, before: list, fact: _Balance) -
     if expected == fact.amount:
         return []
     code = account["currency"]
-    return [
-        f"{account['name']}: the statement's balance {format_minor(fact.amount, code)} on {stated_on} is"
-        f" {format_minor(fact.amount - expected, code)} off the {format_minor(known, code)} known on {known_on}"
-        " and the rows between: a row may be missing, or in the ledger twice"
-    ]
+    # The file answers for its own days: a stretch without rows between them and the known balance
+    # is more likely a download not imported yet (months imported out of order) than a lost row.
+    until = min(high, shift(fact.since.isoformat(), -1)) if fact.since and stated_on > known_on else high
+    gap = _widest_gap(ledger, account["id"], low, until)
+    stated = f"{account['name']}: the statement's balance {format_minor(fact.amount, code)} on {stated_on}"
+    known_then = f"{format_minor(known, code)} known on {known_on}"
+    if gap:
+        return [f"{stated} cannot be checked against the {known_then}: the ledger has no row from {gap[0]} to {gap[1]}"
+                " (a download of those days not imported yet?)"]
+    return [f"{stated} is {format_minor(fact.amount - expected, code)} off the {known_then} and the rows between:"
+            " a row may be missing, or in the ledger twice"]
+
+
+UNIMPORTED_GAP_DAYS = 20  # an account with no row for this long likely lacks a download (statements imported out of order)
+
+
+def _widest_gap(ledger: Ledger, account_id: int, low: str, high: str) -> tuple[str, str] | None:
+    """The longest stretch of days inside (low, high] without a posted row of the account, if one
+    is long enough to be a download not imported yet rather than a quiet month."""
+    if high <= low:
+        return None
+    held = [low] + [day for (day,) in ledger.conn.execute(
+        "SELECT DISTINCT posted FROM transactions WHERE account_id = ? AND pending = 0 AND posted > ? AND posted <= ? ORDER BY posted",
+        (account_id, low, high),
+    )] + [shift(high, 1)]
+    widest = max(zip(held, held[1:]), key=lambda pair: days(pair[1], pair[0]))
+    return (shift(widest[0], 1), shift(widest[1], -1)) if days(widest[1], widest[0]) > UNIMPORTED_GAP_DAYS else None
 
 
 # Rows of the day of an account's known statement balance that batches after the one stating it
