@@ -353,6 +353,22 @@ def test_pending_rows_never_count_and_are_replaced_not_doubled(tmp_path: Path) -
         assert [(r["amount"], r["pending"]) for r in rows(ledger, "description = 'Coffee Bar'")] == [(-450, 1)]
 
 
+@pytest.mark.parametrize("older_first", [True, False])
+def test_a_hold_a_later_download_no_longer_lists_is_retired_in_either_order(tmp_path: Path, older_first: bool) -> None:
+    """The coffee's hold was declined: the later download covers its day and lists it no more.
+    Imported in date order it retires the hold; imported first, it keeps the hold from coming in."""
+    declined = POSTED_FILE.replace(
+        "CARD_PAYMENT,Current,2025-01-10 10:00:00,2025-01-11 08:00:00,Coffee Bar,-4.50,0.00,EUR,COMPLETED,92.30\n",
+        "CARD_PAYMENT,Current,2025-01-12 10:00:00,2025-01-12 11:00:00,Grocer,-6.80,0.00,EUR,COMPLETED,90.00\n",
+    )
+    older, later = write(tmp_path, "jan.csv", PENDING_FILE, header=""), write(tmp_path, "jan2.csv", declined, header="")
+    with Ledger() as ledger:
+        for path in (older, later) if older_first else (later, older):
+            import_file(ledger, path)
+        assert rows(ledger, "pending = 1") == []
+        assert sorted(r["description"] for r in rows(ledger)) == ["Bakery", "Grocer", "Top-up"]
+
+
 def test_transfer_legs_between_own_accounts_are_linked(tmp_path: Path) -> None:
     checking = write(tmp_path, "checking.csv", "2025-03-01,PAYROLL,3000.00\n2025-03-05,ONLINE TRANSFER TO SAVINGS,-500.00\n")
     savings = write(tmp_path, "savings.csv", "2025-03-06,TRANSFER FROM CHECKING,500.00\n2025-03-31,INTEREST,1.25\n")

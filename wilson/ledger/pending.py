@@ -26,6 +26,13 @@ def not_yet_posted(ledger: Ledger, account_id: int, rows: NewRows) -> Sequence[i
     # no longer listed it (imported in date order, that export would have retired it).
     known_until = ledger.scalar("SELECT MAX(posted) FROM transactions WHERE account_id = ?", (account_id,))
     stale = {i for i in pending if known_until and days(known_until, rows.posted[i]) >= PENDING_STALE_DAYS}
+    # Nor is a hold inside the days of an import that came after it and did not list it: imported in
+    # date order, that file would have retired it (`replace_pending`).
+    spans = ledger.conn.execute(
+        "SELECT MIN(posted), MAX(posted) FROM transactions WHERE account_id = ? AND batch_id IS NOT NULL GROUP BY batch_id",
+        (account_id,),
+    ).fetchall()
+    stale |= {i for i in pending if any(first <= rows.posted[i] <= last for first, last in spans)}
     pending = [i for i in pending if i not in stale]
     if not pending:
         return [i for i in range(len(rows)) if i not in stale]
