@@ -783,10 +783,14 @@ def test_a_file_whose_rows_hardly_match_its_accounts_on_shared_dates_says_so(tmp
     with Ledger() as ledger:
         import_file(ledger, write(tmp_path, "stmt.csv", checking))
         other = import_file(ledger, write(tmp_path / "savings", "stmt.csv", savings))
-        assert other.warnings == ["stmt already holds 7 row(s) on the dates this file covers, and only 0 of its 3 match them:"
+        assert other.warnings == ["stmt already holds 7 row(s) on the dates this file covers, and only 0 of its 4 match them:"
                                   " if it is another account's, undo it and name that account with --account"]
         again = import_file(ledger, write(tmp_path, "stmt.csv", checking + "2025-01-31,SHOP 31,-31.00\n"))
         assert again.warnings == []  # the next download of the same account
+        (tmp_path / "pocket").mkdir()  # a savings pocket's two rows: few, but none of the account's on its dates
+        pocket = import_file(ledger, write(tmp_path / "pocket", "stmt.csv", "2025-01-06,INTEREST,0.40\n2025-01-21,INTEREST,0.41\n"))
+        assert pocket.warnings == ["stmt already holds 7 row(s) on the dates this file covers, and only 0 of its 2 match them:"
+                                   " if it is another account's, undo it and name that account with --account"]
 
 
 def test_a_card_sharing_a_days_subscriptions_with_another_is_not_that_card(tmp_path: Path) -> None:

@@ -466,13 +466,14 @@ def _overlap(ledger: Ledger, accounts: dict[str, dict], rows: NewRows, known: se
     booked = Counter(compress(rows.posted, map(not_, rows.pending)))
     if not booked:
         return None
-    held = _posted_per_day(ledger, account["id"], min(booked), max(booked))
+    # The days both cover: from the later first day to the earlier last (a file of two rows covers
+    # the days between them, though it has none on the days the account has rows).
+    since, until = ledger.conn.execute("SELECT MIN(posted), MAX(posted) FROM transactions WHERE account_id = ?", (account["id"],)).fetchone()
+    first, last = max(min(booked), since or "9"), min(max(booked), until or "0")
+    held = _posted_per_day(ledger, account["id"], first, last) if first <= last else None
     if not held:
         return None
-    first, last = min(held), max(held)
-    ours = sum(times for day, times in booked.items() if first <= day <= last)
-    theirs = sum(times for day, times in held.items() if first <= day <= last)
-    return account["name"], ours, theirs
+    return account["name"], sum(times for day, times in booked.items() if first <= day <= last), sum(held.values())
 
 
 def _posted_per_day(ledger: Ledger, account_id: int, low: str, high: str) -> Counter:
@@ -492,11 +493,12 @@ def _posted_per_day(ledger: Ledger, account_id: int, low: str, high: str) -> Cou
 def _strangers(overlap: tuple[str, int, int] | None, duplicates: int) -> list[str]:
     """A file whose rows share dates with its account's but hardly match them is most likely another
     account's (two cards of one bank, a checking and a savings export both named `stmt.csv`), or its
-    bank reworded the rows, which are then in the ledger twice: either way the user must know."""
+    bank reworded the rows, which are then in the ledger twice: either way the user must know. A
+    file of a row or two says as much when the account holds a few on its dates and none is its."""
     if overlap is None:
         return []
     name, ours, theirs = overlap
-    if min(ours, theirs) < RECOGNISED_MIN or duplicates > STRANGERS_SHARE * min(ours, theirs):
+    if not ours or theirs < RECOGNISED_MIN or duplicates > STRANGERS_SHARE * min(ours, theirs):
         return []
     return [f"{name} already holds {theirs} row(s) on the dates this file covers, and only {duplicates} of its {ours} match them:"
             " if it is another account's, undo it and name that account with --account"]
