@@ -214,18 +214,55 @@ class ImportRefused(Exception):
         super().__init__(f"{where}: {message}")
 
 
-_FILE_NAME_NOISE = re.compile(  # matched after separators became single spaces
-    r"\b(?:(?:19|20)\d{2} ?\d{2} ?\d{2}(?: ?(?:[01]\d|2[0-3]) ?[0-5]\d(?: ?[0-5]\d)?(?! ?\d{2}))?"  # dates, a time after one
-    r"|\d{1,2} \d{1,2} \d{2,4}(?: (?:[01]\d|2[0-3]) [0-5]\d(?: [0-5]\d)?(?! \d{2}))?"  # `01_04_2024_10_11_12`, not `… 1234`
-    r"|(?:19|20)\d{2} ?(?:0[1-9]|1[0-2]))\b"
-    r"|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)?(?:19|20)\d{2}\b"  # years, `February2018`
-    r"|\b(?:\d{1,2} ?)?(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b(?: (?:to|bis|au|al)\b)?"  # months, days of them, ranges (`28Jul-27Aug`)
+# Month names a file name may carry: English, German, French, Spanish, Portuguese, Dutch and Italian,
+# with their abbreviations. Dropped wherever they stand, like `Kontoauszug_Januar`.
+_MONTH_NAMES = "|".join((
+    r"jan(?:uary|uar|uari|v|vier|eiro)?|j(?:ä|ae)nner|enero|ene|gennaio",
+    r"feb(?:ruary|ruar|ruari|rero|braio)?|f[ée]v(?:r|rier|ereiro)?",
+    r"mar(?:ch|s|zo)?|m(?:ä|ae|a)rz|mär|mrz|mrt|maart|março",
+    r"apr(?:il|ile)?|abr|avr(?:il)?",
+    r"may|mai|maio|maggio",
+    r"jun(?:e|i|io|ho)?|juin|giu(?:gno)?",
+    r"jul(?:y|i|ho)?|juil(?:let)?|luglio",
+    r"aug(?:ust|ustus)?|ao[ûu]t|agosto",
+    r"sep(?:t|tember|tembre|tiembre)?|setiembre|setembro|settembre",
+    r"oct(?:ober|obre|ubre)?|okt(?:ober)?|outubro|ott(?:obre)?",
+    r"nov(?:ember|embre|iembre|embro)?",
+    r"dec(?:ember)?|d[ée]c(?:embre)?|dez(?:ember|embro)?|dic(?:iembre|embre)?",
+))
+# Months that are also everyday words or given names (`out.csv`, `julio.csv`): dropped only with a
+# day or year beside them, as in Nubank's `01OUT2024`.
+_MONTH_WORDS = "out|set|ago|gen|mag|lug|mei|marco|abril|mayo|julio"
+_ANY_MONTH = rf"(?:{_MONTH_NAMES}|{_MONTH_WORDS})"
+_MM = r"(?:0[1-9]|1[0-2])"
+_DD = r"(?:0[1-9]|[12]\d|3[01])"
+_YEAR = r"(?:19|20)\d{2}"
+_DAY_AFTER = rf" ?(?:[1-9]|{_DD})(?!\d)"
+# `FEV2024`, `jan24`, `marco 2024`; not a year that starts a date (`28Jul_2025-08-25`)
+_YEAR_AFTER = rf"(?:{_YEAR}|\d{{2}}| {_YEAR}(?! \d))(?!\d)"
+_SPACED_TIME = r"(?: (?:[01]\d|2[0-3]) [0-5]\d(?: [0-5]\d)?(?! \d{2}))?"  # `10-35-48`; not `… 1234`, a card's digits
+_MONTH_DATE = (  # Nationwide's `2024-Feb-01 10-35-48`, `01FEV2024`, `Jan 1`, `feb24`, `28Jul`, `Januar`
+    rf"\b(?:{_YEAR} ?{_ANY_MONTH}(?:{_DAY_AFTER}{_SPACED_TIME})?"
+    rf"|(?:\d{{1,2}} ?)?{_ANY_MONTH}(?:{_DAY_AFTER}(?:{_YEAR_AFTER})?|{_YEAR_AFTER})"
+    rf"|\d{{1,2}} ?{_ANY_MONTH}|{_MONTH_NAMES})\b"
+)
+# 2000 to 2039 written yymmdd, and maybe a time (ABN AMRO's `TXT240131003548`); any other six digits
+# are an account's.
+_YYMMDD = rf"[0-3]\d{_MM}{_DD}"
+_HHMMSS = r"(?:[01]\d|2[0-3])[0-5]\d[0-5]\d"
+# Words between the two dates of a range (`2026-04-01_to_2026-05-23`, `01ENE al 31ENE`).
+_RANGE_WORDS = ("to", "till", "until", "bis", "tot", "au", "al", "hasta", "até")
+# Matched after separators became single spaces. Compiled by `re` on first use: it takes longer
+# to compile than a bank's file takes to read, and a file that names its account never needs it.
+_FILE_NAME_NOISE = (
+    _MONTH_DATE + rf"(?: (?:{'|'.join(_RANGE_WORDS)})\b)?"
+    + rf"|\b(?:{_YEAR} ?{_MM} ?{_DD}(?: ?(?:[01]\d|2[0-3]) ?[0-5]\d(?: ?[0-5]\d)?(?! ?\d{{2}}))?"  # dates, a time after one
+    rf"|\d{{1,2}} \d{{1,2}} \d{{2,4}}{_SPACED_TIME}"  # `01_04_2024_10_11_12`
+    rf"|{_YEAR} ?{_MM}|{_YYMMDD}(?:{_HHMMSS})?|{_YEAR})\b"  # months, yymmdd stamps, years
+    rf"|\b(?:{_YEAR} ?)?(?:q[1-4]|[1-4]q)(?:{_YEAR_AFTER})?\b"  # quarters: `2024_Q1`, `Q1-24`, `1Q2024`
     r"|\b(?:en|de|fr|es|it|nl|pt|pl|sv|da|nb) (?:gb|us|ie|au|nz|ca|de|at|ch|fr|be|es|it|nl|pt|pl|se|dk|no)\b"  # `en-gb`
     r"|\b(?=[a-f\d]*\d[a-f])(?=[a-f\d]*[a-f]\d)[a-f\d]{6,}\b"  # a download's hex id (`8a1b2c`, not `DE12345`)
-    r"|\b(?:export|download|statement|transactions?|activity|history|umsaetze|umsätze|copy)\b|\(\d+\)",
-    re.IGNORECASE,
+    r"|\b(?:export|download|statement|transactions?|activity|history|umsaetze|umsätze|copy)\b|\(\d+\)"
 )
 
 
@@ -253,12 +290,13 @@ def name_from_file(source: str) -> str:
     """
     spaced = re.sub(r"[\s_\-.]+", " ", Path(source).stem)
     spaced = _GLUED_DATE.sub(" ", spaced)  # ASB's `Export20250201091244`
-    words = _FILE_NAME_NOISE.sub(" ", spaced).split()
+    words = re.sub(_FILE_NAME_NOISE, " ", spaced, flags=re.IGNORECASE).split()
     while words and words[-1].casefold() in _RANGE_WORDS:  # `..._2026-04-01_to_2026-05-23`
         words.pop()
     return " ".join(words) or "Imported"
 
 
 # A date, and maybe a time, glued to a word: a calendar date, so a card number such as `20001234` stays.
-_GLUED_DATE = re.compile(r"(?<=[^\W\d_])(?=(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?:\d{4}|\d{6})?\b)")
-_RANGE_WORDS = frozenset(("to", "till", "until", "bis", "tot", "au"))
+# Six digits glued to a word are more likely an account's (`Konto100512`) than a date: only a whole
+# yymmddhhmmss stamp leaves.
+_GLUED_DATE = re.compile(rf"(?<=[^\W\d_])(?=(?:{_YEAR}{_MM}{_DD}(?:\d{{4}}|\d{{6}})?|{_YYMMDD}{_HHMMSS})\b)")
