@@ -112,7 +112,10 @@ _SUMMARY = re.compile(
     r"account balance:?$|accrued interest$|s ?a ?l ?d ?o:?$|liczba transakcji|number of transactions|anzahl (?:der )?(?:ums(?:ä|ae)tze|buchungen)|saldo (iniziale|finale|contabile)|beginsaldo|eindsaldo|"
     # Swedbank's Baltic and Swedish statements, and the Nordic words: opening, closing, turnover, accrued interest
     r"(s[aā]kuma|beigu) atlikums|apgroz[iī]jums$|uzkr[aā]tie procenti$|algsaldo|l[oõ]ppsaldo|k[aä]ive$|(pradinis|galutinis) likutis|"
-    r"apyvarta$|sukauptos pal[uū]kanos|(ing[aå]ende|inng[aå]ende|utg[aå]ende) saldo|oms[aä]ttning$|upplupen r[aä]nta|alkusaldo|loppusaldo",
+    r"apyvarta$|sukauptos pal[uū]kanos|(ing[aå]ende|inng[aå]ende|utg[aå]ende) saldo|oms[aä]ttning$|upplupen r[aä]nta|alkusaldo|loppusaldo|"
+    # UK, Indian and Gulf statements open with the balance brought forward and may end with the one
+    # carried forward: `BALANCE BROUGHT FORWARD`, `Balance b/f`, `B/F BALANCE`, `Carried Forward`
+    r"(bal(ance)?\.?\s+)?((brought|carried)\s+(forward|fwd)|[bc]/f(wd)?)\b(\s+bal(ance)?\b)?|balance\s+forward\b",
     re.I,
 )
 # A dated row that is a balance line says only that (`Beginning balance as of 01/01/2025`): `NEW
