@@ -53,13 +53,36 @@ def undo_batch(ledger: Ledger, batch_id: int) -> Undone:
                 " WHERE id = ? AND balance IS ? AND balance_date IS ? AND balance_source IS ?",
                 (*before, account_id, *after),
             )
-        for account_id, number in changes.get("numbered", []):
-            conn.execute("UPDATE accounts SET number = NULL WHERE id = ? AND number = ?", (account_id, number))
         conn.execute("UPDATE import_batches SET undone_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?", (batch_id,))
+        _forget_unused_numbers(conn)
         _newest_stated_balances(conn, {account_id for account_id, _, _ in changes.get("balances", [])})
         undone.accounts_removed = [name for account_id in sorted(touched - {None}) if (name := _drop_if_unused(conn, account_id))]
         _drop_unused_categories(conn, categories)
     return undone
+
+
+def _forget_unused_numbers(conn: sqlite3.Connection) -> None:
+    """Take back the numbers undone batches gave accounts, unless a batch in force still went in by
+    one. Only the batch that gave a number notes it: the next month's QFX found the account by that
+    number and notes nothing, so with the first month undone it would open a second account. A later
+    batch of the same format into the account may have come by the number, and keeps it; a number
+    changed since is the user's."""
+    for given_by, file_format, account_id, number in conn.execute(_NUMBERS_GIVEN_BY_UNDONE).fetchall():
+        if not conn.execute(_LATER_BATCH_IN_FORCE, (given_by, file_format, account_id, account_id)).fetchone():
+            conn.execute("UPDATE accounts SET number = NULL WHERE id = ? AND number = ?", (account_id, number))
+
+
+# (batch, its format, account, number) for each number an undone batch gave an account that has it still
+_NUMBERS_GIVEN_BY_UNDONE = (
+    "SELECT b.id, b.format, a.id, a.number FROM import_batches b, json_each(b.account_changes, '$.numbered') n"
+    " JOIN accounts a ON a.id = json_extract(n.value, '$[0]') AND a.number = json_extract(n.value, '$[1]')"
+    " WHERE b.undone_at IS NOT NULL"
+)
+# A later batch in force of that format that went into the account: its own, or one of a file's accounts
+_LATER_BATCH_IN_FORCE = (
+    "SELECT 1 FROM import_batches b WHERE b.id > ? AND b.undone_at IS NULL AND b.format = ?"
+    " AND (b.account_id = ? OR EXISTS (SELECT 1 FROM transactions t WHERE t.account_id = ? AND t.batch_id = b.id))"
+)
 
 
 def _categories_of_batch(conn: sqlite3.Connection, batch_id: int) -> set[int]:
