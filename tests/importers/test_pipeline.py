@@ -758,6 +758,20 @@ def test_two_accounts_of_one_product_stay_apart_by_the_digits_in_chases_file_nam
         assert (other.accounts, other.added) == (["Chase Checking …5678"], 1)  # its fee is its own, not a duplicate
 
 
+def test_next_months_download_follows_the_first_one_imported_with_account(tmp_path: Path) -> None:
+    """January went into "Joint Checking" by --account; February's download, named the same way and
+    overlapping by one row, goes there too. A file named like no earlier one opens its own account."""
+    header = "Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #,\n"
+    january = "DEBIT,01/31/2024,GROCER,-30.00,DEBIT_CARD,970.00,,\nCREDIT,01/02/2024,PAYROLL,1000.00,ACH_CREDIT,1000.00,,\n"
+    february = "DEBIT,02/12/2024,RENT,-500.00,ACH_DEBIT,470.00,,\nDEBIT,01/31/2024,GROCER,-30.00,DEBIT_CARD,970.00,,\n"
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "Chase1234_Activity_20240131.CSV", january, header), account="Joint Checking")
+        next_month = import_file(ledger, write(tmp_path, "Chase1234_Activity_20240229.CSV", february, header))
+        assert (next_month.accounts, next_month.added, next_month.duplicates) == (["Joint Checking"], 1, 1)
+        other = import_file(ledger, write(tmp_path, "Chase5678_Activity_20240229.CSV", february, header))
+        assert other.accounts == ["Chase Checking …5678"]
+
+
 def test_a_renamed_download_goes_to_the_account_already_holding_its_rows(tmp_path: Path) -> None:
     """Named by nothing the ledger knows, a file whose overlap is already an account's is that
     account's next month, not a new account taking the overlap a second time."""

@@ -282,6 +282,9 @@ def type_named(name: str) -> str | None:
     return next((kind for kind, words in _TYPE_WORDS if words.search(name)), None)
 
 
+UNNAMED = "Imported"  # the account of files whose names are all dates and export words
+
+
 def name_from_file(source: str) -> str:
     """An account name for a file that names none, the same for every month's export of it.
 
@@ -293,7 +296,7 @@ def name_from_file(source: str) -> str:
     words = re.sub(_FILE_NAME_NOISE, " ", spaced, flags=re.IGNORECASE).split()
     while words and words[-1].casefold() in _RANGE_WORDS:  # `..._2026-04-01_to_2026-05-23`
         words.pop()
-    return " ".join(words) or "Imported"
+    return " ".join(words) or UNNAMED
 
 
 # A date, and maybe a time, glued to a word: a calendar date, so a card number such as `20001234` stays.

@@ -22,7 +22,7 @@ from typing import Callable, Iterable, Iterator
 from wilson.importers.file_categories import file_categories
 from wilson.importers.formats import format_names, parse_file
 from wilson.importers.model import (
-    LEDGER_EXPORTS, ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError, name_from_file, per_distinct, type_named,
+    LEDGER_EXPORTS, UNNAMED, ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError, name_from_file, per_distinct, type_named,
 )
 from wilson.ledger import Ledger
 from wilson.ledger.account_changes import AccountChanges, note_account_changes
@@ -307,13 +307,15 @@ def _resolve_accounts(
     for parsed in result.accounts:
         if parsed.key not in keys:
             continue
-        resolved[parsed.key] = _account_for(ledger, parsed, named, source, rows if len(keys) == 1 else None, warnings, changes)
+        resolved[parsed.key] = _account_for(
+            ledger, parsed, named, source, rows if len(keys) == 1 else None, warnings, changes, result.format
+        )
     return resolved
 
 
 def _account_for(
     ledger: Ledger, parsed: ParsedAccount, named: str | None, source: str, rows: ParsedRows | None, warnings: list[str],
-    changes: AccountChanges,
+    changes: AccountChanges, file_format: str,
 ) -> dict:
     if not named and parsed.number:
         found = ledger.account_by_number(
@@ -340,9 +342,11 @@ def _account_for(
         if sibling is not None:
             booked = _booked(rows)
             held = sibling if booked and _holds(ledger, sibling["id"], _day_amounts(booked), minimum=1) else None
-        found = held or _same_last_digits(ledger, name, parsed, currency)
+        digits = None if held else _same_last_digits(ledger, name, parsed, currency)
+        found = held or digits or (None if parsed.number else _namesakes_account(ledger, source, file_format, currency))
         if found:
-            why = "holds the rows it shares dates with" if held else "is numbered with the same last digits"
+            why = ("holds the rows it shares dates with" if held else "is numbered with the same last digits" if digits
+                   else "is where the earlier downloads named like this file went")
             warnings.append(f"no account is named {name}; {found['name']} {why}, so it went there (--account names another)")
             if parsed.number:
                 ledger.conn.execute("UPDATE accounts SET number = ? WHERE id = ?", (parsed.number, found["id"]))
@@ -447,6 +451,25 @@ def _same_last_digits(ledger: Ledger, name: str, parsed: ParsedAccount, currency
 
 
 LAST_DIGITS = 4  # a card's or account's, as banks print them
+
+
+def _namesakes_account(ledger: Ledger, source: str, file_format: str, currency: str | None) -> dict | None:
+    """The one account that earlier downloads of this format named like this file went into: the
+    first month imported with `--account "Joint Checking"`, the next month's `Chase1234_Activity_…`
+    without it. A name that is all dates and export words says nothing."""
+    own = name_from_file(source)
+    if own == UNNAMED:
+        return None
+    went = {
+        row["account_id"]
+        for row in ledger.query(
+            "SELECT b.file_name, b.account_id FROM import_batches b JOIN accounts a ON a.id = b.account_id"
+            " WHERE b.undone_at IS NULL AND b.format = ? AND (? IS NULL OR a.currency = ?)",
+            (file_format, currency, currency),
+        )
+        if name_from_file(row["file_name"]) == own
+    }
+    return ledger.account_by_id(went.pop()) if len(went) == 1 else None
 
 
 def _like_prefix(text: str) -> str:
