@@ -147,6 +147,23 @@ def test_undo_from_the_cli(tmp_path: Path) -> None:
     assert previewed.exit_code == 1 and "apply to importing files" in previewed.output
 
 
+def test_undoing_an_earlier_download_names_the_later_one_that_listed_its_days(tmp_path: Path) -> None:
+    """January–mid February, then February–March: undoing the first takes its February rows too
+    (it added them; the second found them there). The undo says so, and re-importing the second
+    file brings them back."""
+    runner = CliRunner()
+    first, second = write(tmp_path, "jan.csv", JAN_FEB), write(tmp_path, "feb.csv", FEB_MAR)
+    for path in (first, second):
+        assert runner.invoke(main, ["import", "--account", "Checking", str(path)]).exit_code == 0
+    undone = runner.invoke(main, ["import", "--undo", "1"])
+    assert undone.output.splitlines() == [
+        "batch 1 undone: 5 transaction(s) removed",
+        "  note: 2 of them fall in the days batch 2 (feb.csv) covers; its file may list them too: import it again to bring those back",
+    ]
+    again = json.loads(runner.invoke(main, ["import", "--json", "--account", "Checking", str(second)]).output)
+    assert (again["added"], again["duplicates"]) == (2, 2)
+
+
 def test_dry_run_writes_nothing(tmp_path: Path) -> None:
     with Ledger() as ledger:
         summary = import_file(ledger, write(tmp_path, "a.csv", JAN_FEB), dry_run=True)

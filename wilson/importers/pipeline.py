@@ -174,6 +174,8 @@ def _import_file(
                 account_id=only_account,
                 rows_read=summary.rows_read,
                 skipped=len(result.errors),
+                first_date=summary.first_date,
+                last_date=summary.last_date,
             )
             superseded = [(accounts[key]["id"], bank_id) for key, bank_id in result.superseded if key in accounts]
             outcome = record_import(ledger, batch, new_rows, _preparer(categorize), superseded)

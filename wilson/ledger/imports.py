@@ -37,6 +37,8 @@ class BatchRecord:
     account_id: int | None
     rows_read: int
     skipped: int = 0
+    first_date: str | None = None  # the days the file covered
+    last_date: str | None = None
 
 
 @dataclass
@@ -67,9 +69,10 @@ def record_import(
     """
     conn = ledger.conn
     cur = conn.execute(
-        "INSERT INTO import_batches (file_name, file_path, file_hash, format, account_id, rows_read, skipped)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (batch.file_name, batch.file_path, batch.file_hash, batch.format, batch.account_id, batch.rows_read, batch.skipped),
+        "INSERT INTO import_batches (file_name, file_path, file_hash, format, account_id, rows_read, skipped, first_date, last_date)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (batch.file_name, batch.file_path, batch.file_hash, batch.format, batch.account_id, batch.rows_read, batch.skipped,
+         batch.first_date, batch.last_date),
     )
     outcome = ImportOutcome(batch_id=cur.lastrowid)  # type: ignore[arg-type]
     corrected = _remove_superseded(ledger, superseded)

@@ -18,6 +18,8 @@ _COUNTED = ("posted", "account_id", "category_id", "currency", "amount", "pendin
 class Undone:
     removed: int  # transactions
     accounts_removed: list[str] = field(default_factory=list)
+    # Imports still in force whose files covered the days of removed rows: {batch_id, file_name, rows}
+    covered_by: list[dict] = field(default_factory=list)
 
 
 def undo_batch(ledger: Ledger, batch_id: int) -> Undone:
@@ -44,7 +46,8 @@ def undo_batch(ledger: Ledger, batch_id: int) -> Undone:
         touched.update(created["id"] for created in changes.get("created", []))
         touched.add(batch["account_id"])
         categories = _categories_of_batch(conn, batch_id) | {created["id"] for created in changes.get("categories", [])}
-        undone = Undone(conn.execute("DELETE FROM transactions WHERE batch_id = ?", (batch_id,)).rowcount)
+        covered_by = ledger.query(_COVERED_BY_OTHERS, {"batch": batch_id})
+        undone = Undone(conn.execute("DELETE FROM transactions WHERE batch_id = ?", (batch_id,)).rowcount, covered_by=covered_by)
         for old in json.loads(batch["replaced"] or "[]"):
             _restore(conn, old)
         for account_id, before, after in reversed(changes.get("balances", [])):
@@ -59,6 +62,17 @@ def undo_batch(ledger: Ledger, batch_id: int) -> Undone:
         undone.accounts_removed = [name for account_id in sorted(touched - {None}) if (name := _drop_if_unused(conn, account_id))]
         _drop_unused_categories(conn, categories)
     return undone
+
+
+# Per import in force of the same account, how many of the batch's rows fall within the days its
+# file covered: those rows were most likely in that file too (it found them already there), so
+# undoing this batch takes away rows that importing that file again brings back.
+_COVERED_BY_OTHERS = """
+SELECT b.id AS batch_id, b.file_name, COUNT(*) AS rows FROM transactions t
+JOIN import_batches b ON b.account_id = t.account_id AND t.posted BETWEEN b.first_date AND b.last_date
+WHERE t.batch_id = :batch AND t.pending = 0 AND b.id != :batch AND b.undone_at IS NULL
+GROUP BY b.id ORDER BY b.id
+"""
 
 
 def _forget_unused_numbers(conn: sqlite3.Connection) -> None:
