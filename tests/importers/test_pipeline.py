@@ -1460,6 +1460,21 @@ def test_next_month_of_a_card_that_writes_charges_positive_is_read_as_charges(tm
         assert summary.accounts != savings.accounts and savings.format == "generic_csv"
         assert [r["amount"] for r in rows(ledger, "description = 'ACME PAYROLL'")] == [250000] * 3
 
+
+def test_a_file_named_for_a_card_opens_a_card_and_is_read_the_same_way_again(tmp_path: Path) -> None:
+    """`amex.csv` of positive amounts and no payment opens a credit card account: its amounts are
+    its charges. A file imported before keeps the reading it had, whatever its account is now."""
+    amex = write(tmp_path, "amex.csv", "03/02/2025,UBER TRIP,18.20\n03/05/2025,WHOLEFDS MKT,88.12\n03/14/2025,DELTA AIR LINES,412.30\n")
+    with Ledger() as ledger:
+        first = import_file(ledger, amex)
+        assert (first.format, first.accounts) == ("card_csv", ["amex"])
+        assert [r["amount"] for r in rows(ledger)] == [-1820, -8812, -41230]
+        assert import_file(ledger, amex).duplicates == 3
+        undo_batch(ledger, first.batch_id)
+        kept = import_file(ledger, amex, forced_format="generic_csv")  # the user's own choice
+        assert import_file(ledger, amex).format == "generic_csv" and kept.added == 3
+        assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 3
+
 def test_a_conversion_inside_one_multi_currency_account_links_its_legs(tmp_path: Path) -> None:
     """Wise keeps every currency in one account: a conversion's two legs are there, linked."""
     wise = write(tmp_path, "transaction-history.csv", (

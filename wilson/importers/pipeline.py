@@ -116,10 +116,11 @@ def _import_file(
     result = parse_file(path, forced_format, given)
     before = None if forced_format else _format_read_before(ledger, result)
     card = None if forced_format or before or not result.signs_unsure else _card_awaiting(ledger, result, account, source)
-    if before or card:
-        result = parse_file(path, before or CARD_CSV, given)
+    again_as = CARD_CSV if card else before if before != result.format else None
+    if again_as:
+        result = parse_file(path, again_as, given)
     if card:
-        result.warnings.append(f"{card['name']} is a credit card: the file's positive amounts were read as its charges")
+        result.warnings.append(f"{card} is a credit card: the file's positive amounts were read as its charges")
     rows = _check_rows(result)
     result.transactions = []  # `rows` holds them from here on
     if result.errors and not skip_bad:
@@ -199,26 +200,31 @@ def _storable(name: str) -> str:
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
-def _card_awaiting(ledger: Ledger, result: ParseResult, named: str | None, source: str) -> dict | None:
-    """The credit card account a file of mostly positive amounts goes to, if it is one: next
-    month's download of a card that writes charges positive may hold no payment to show it."""
+def _card_awaiting(ledger: Ledger, result: ParseResult, named: str | None, source: str) -> str | None:
+    """The name of the credit card account a file of mostly positive amounts goes to, if it is
+    one: next month's download of a card that writes charges positive may hold no payment to show
+    it, and a file named for a card (`amex.csv`) opens a credit card account."""
     if len(result.accounts) > 1:
         return None
     parsed = result.accounts[0] if result.accounts else None
+    name = named or _account_name(parsed, source)
     found = ledger.account(named) if named else (
         parsed and parsed.number and ledger.account_by_number(parsed.number, None, None)
-    ) or ledger.account(_account_name(parsed, source))
-    return found if found and found["type"] == "credit_card" else None
+    ) or ledger.account(name)
+    if found:
+        return found["name"] if found["type"] == "credit_card" else None
+    kind = _type_for(parsed, name) if parsed else type_named(name)
+    return name if not named and kind == "credit_card" else None
 
 
 def _format_read_before(ledger: Ledger, result: ParseResult) -> str | None:
-    """The format this very file was read in when it was imported before, if `--format` chose
-    another than its content says (a card file with `--format card_csv`): read the same way again,
-    or its rows come back with other signs and a re-import adds them all."""
+    """The format this very file was read in when it was imported before (maybe another than its
+    content says: a card file with `--format card_csv`): read the same way again, or its rows come
+    back with other signs and a re-import adds them all."""
     row = ledger.query_one(
         "SELECT format FROM import_batches WHERE file_hash = ? AND undone_at IS NULL ORDER BY id DESC LIMIT 1", (result.file_hash,)
     )
-    return row["format"] if row and row["format"] != result.format and row["format"] in format_names() else None
+    return row["format"] if row and row["format"] in format_names() else None
 
 
 def _imported_elsewhere(ledger: Ledger, file_hash: str, account_ids: set[int]) -> list[str]:
