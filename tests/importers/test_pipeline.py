@@ -295,17 +295,37 @@ def test_a_row_the_bank_books_again_for_another_amount_replaces_the_first(tmp_pa
         assert [r["amount"] for r in rows(ledger)] == [-1000, -9000, -5400, -270]
         undo_batch(ledger, amended.batch_id)
         assert sorted(r["amount"] for r in rows(ledger)) == [-9000, -4500, -1000]
-    csv = """05/01/2024,COFFEE BAR,-4.00\n05/03/2024,BISTRO 21,-42.00\n05/04/2024,UBER TRIP,-12.50\n05/06/2024,SQ *BLUE BOTTLE,-12.00
+    csv = """05/01/2024,COFFEE BAR,-4.00\n05/02/2024,PHARMACY,-8.00\n05/03/2024,BISTRO 21,-42.00\n05/04/2024,UBER TRIP,-12.50\n05/06/2024,SQ *BLUE BOTTLE,-12.00
 05/08/2024,GROCER,-30.00\n"""
     # The tip added, a second ride, and the coffee's merchant named in full on its day (the same row).
-    tipped = """05/01/2024,COFFEE BAR,-4.40\n05/04/2024,BISTRO 21,-50.40\n05/04/2024,UBER TRIP,-12.50\n05/05/2024,UBER TRIP,-8.75
+    tipped = """05/01/2024,COFFEE BAR,-4.40\n05/02/2024,PHARMACY,-8.00\n05/04/2024,BISTRO 21,-50.40\n05/04/2024,UBER TRIP,-12.50\n05/05/2024,UBER TRIP,-8.75
 05/06/2024,BLUE BOTTLE COFFEE SAN FRANCISCO,-12.00\n05/08/2024,GROCER,-30.00\n"""
     with Ledger() as ledger:  # the same ledger, another account
         import_file(ledger, write(tmp_path, "may.csv", csv), account="Checking")
         amended = import_file(ledger, write(tmp_path, "may_again.csv", tipped), account="Checking")
         assert (amended.added, amended.corrected) == (3, 1)
         checking = rows(ledger, "account_id = (SELECT id FROM accounts WHERE name = 'Checking')")
-        assert sorted(r["amount"] for r in checking) == [-5040, -3000, -1250, -1200, -875, -440, -400]
+        assert sorted(r["amount"] for r in checking) == [-5040, -3000, -1250, -1200, -875, -800, -440, -400]
+
+
+def test_a_row_answered_for_once_is_never_amended_and_consecutive_statements_lose_nothing(tmp_path: Path) -> None:
+    """The 6.45 coffee swiped on the 8th posts on the 9th: the next download's row is that one,
+    and the next coffee on the 10th is a purchase of its own, not its correction. Two statements
+    share no rows: the next one's Uber ride, NYT charge and coffee at the boundary are new, though
+    the last one ended with a ride, an Apple charge of the same amount and a coffee days before."""
+    first = "04/08/2024,STARBUCKS STORE 08123,-6.45\n04/05/2024,STARBUCKS STORE 08123,-5.75\n04/01/2024,PAYROLL,3100.00\n"
+    later = ("04/20/2024,SHELL OIL,-63.11\n04/10/2024,STARBUCKS STORE 08123,-5.75\n04/09/2024,STARBUCKS STORE 08123,-6.45\n"
+             "04/05/2024,STARBUCKS STORE 08123,-5.75\n04/01/2024,PAYROLL,3100.00\n")
+    march = "03/01/2024,GROCER,-40.00\n03/12/2024,STARBUCKS,-6.45\n03/13/2024,APPLE.COM/BILL,-4.99\n03/14/2024,UBER TRIP,-23.50\n"
+    april = "03/13/2024,NYTIMES DIGITAL,-4.99\n03/15/2024,UBER TRIP,-19.80\n03/15/2024,STARBUCKS,-6.45\n04/10/2024,GROCER,-52.00\n"
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "a.csv", first), account="Checking")
+        second = import_file(ledger, write(tmp_path, "b.csv", later), account="Checking")
+        assert (second.added, second.duplicates, second.corrected) == (2, 3, 0)
+        assert ledger.scalar("SELECT SUM(amount) FROM transactions") == 310000 - 645 - 575 - 575 - 6311
+        import_file(ledger, write(tmp_path, "march.csv", march), account="Card")
+        statement = import_file(ledger, write(tmp_path, "april.csv", april), account="Card")
+        assert (statement.added, statement.corrected) == (4, 0)
 
 
 def test_a_statement_balance_that_the_rows_since_the_last_one_do_not_explain_is_reported(tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ from wilson.ledger.transfers import link_transfers
 
 BANK_ID_MATCH_DAYS = 7  # a row the bank re-dated keeps its id
 MOVED_ROW_DAYS = 3  # without an id, a row the bank re-dated: authorisation to posting date
+SHARED_SPAN_DAYS = 4  # a file and an account sharing more days than this cover the same stretch, not a boundary
 
 
 @dataclass
@@ -80,8 +81,9 @@ def record_import(
     for account_id, positions in _by_account(rows):
         account_rows = rows.take(positions)
         window = (account_id, min(account_rows.posted), max(account_rows.posted))
-        fresh = account_rows.take(_new_positions(ledger, window, account_rows))
-        corrected += _remove_amended(ledger, window, account_rows, fresh)
+        new, taken = _new_positions(ledger, window, account_rows)
+        corrected += _remove_amended(ledger, window, account_rows, new, taken)
+        fresh = account_rows.take(new)
         held = len(fresh)
         fresh = fresh.take(not_yet_posted(ledger, account_id, fresh))
         outcome.pending_settled += held - len(fresh)
@@ -123,28 +125,32 @@ def _plain_rows(conn: sqlite3.Connection, sql: str, params: tuple) -> sqlite3.Cu
     return cursor.execute(sql, params)
 
 
-def _new_positions(ledger: Ledger, window: tuple[int, str, str], rows: NewRows) -> list[int]:
+def _new_positions(ledger: Ledger, window: tuple[int, str, str], rows: NewRows) -> tuple[list[int], set[int]]:
     """Rows not already in the account (id, first and last day of the file): by fingerprint, or by
-    bank id with the same date and amount."""
+    bank id with the same date and amount, or as a row the bank moved; and the fingerprints of the
+    held rows that the last two answered for (another row of the file cannot amend them)."""
     account_id = window[0]
+    taken: set[int] = set()
     # Fingerprints come straight from the account/date index, without touching the rows.
     existing_fps = set(chain.from_iterable(_plain_rows(
         ledger.conn, "SELECT fingerprint FROM transactions WHERE account_id = ? AND posted BETWEEN ? AND ?", window)))
     if existing_fps.issuperset(rows.fingerprint):
-        return []  # a file imported before: every row is there
+        return [], taken  # a file imported before: every row is there
     held_in_window = bool(existing_fps)  # else no row of the account can have moved within the file's dates
     existing_fps.update(_replaced_fingerprints(ledger, account_id))
     existing_fps.update(chain.from_iterable(_plain_rows(
         ledger.conn, "SELECT fingerprint FROM deleted_rows WHERE account_id = ? AND posted BETWEEN ? AND ?", window)))
     fresh = [i for i, fp in enumerate(rows.fingerprint) if fp not in existing_fps]
     if fresh and rows.bank_id.count(None) < len(rows):
-        fresh = _not_held_by_bank_id(ledger, window, rows, fresh)
-    return _not_moved(ledger, window, rows, fresh) if fresh and held_in_window else fresh
+        fresh = _not_held_by_bank_id(ledger, window, rows, fresh, taken)
+    return (_not_moved(ledger, window, rows, fresh, taken) if fresh and held_in_window else fresh), taken
 
 
-def _not_held_by_bank_id(ledger: Ledger, window: tuple[int, str, str], rows: NewRows, fresh: list[int]) -> list[int]:
+def _not_held_by_bank_id(
+    ledger: Ledger, window: tuple[int, str, str], rows: NewRows, fresh: list[int], taken: set[int]
+) -> list[int]:
     """Positions minus rows the account holds under the same bank id and amount (see `_same_row`)."""
-    held: dict[tuple[str, int], list[tuple[str, str]]] = {}
+    held: dict[tuple[str, int], list[tuple[str, str, int]]] = {}
     answered = set(rows.fingerprint)  # rows already there by fingerprint answer for those, not for others
     for bank_id, posted, amount, text, fingerprint in _plain_rows(
         ledger.conn,
@@ -153,32 +159,35 @@ def _not_held_by_bank_id(ledger: Ledger, window: tuple[int, str, str], rows: New
         (window[0], shift(window[1], -BANK_ID_MATCH_DAYS), shift(window[2], BANK_ID_MATCH_DAYS)),
     ):
         if fingerprint not in answered:
-            held.setdefault((bank_id, amount), []).append((posted, text.casefold()))
-    return _unmatched(fresh, lambda i: held.get((rows.bank_id[i], rows.amount[i])) if rows.bank_id[i] else None, rows, _same_row)
+            held.setdefault((bank_id, amount), []).append((posted, text.casefold(), fingerprint))
+    return _unmatched(
+        fresh, lambda i: held.get((rows.bank_id[i], rows.amount[i])) if rows.bank_id[i] else None, rows, _same_row, taken
+    )
 
 
-def _same_row(seen: tuple[str, str], posted: str, description: str) -> bool:
+def _same_row(seen: tuple[str, str, int], posted: str, description: str) -> bool:
     """Whether a row holding the new row's bank id and amount is the new row: the bank may re-date a
     row between downloads, and reword it only by adding to it (an authorisation's `AMAZON MKTPL`
     settles as `AMAZON MKTPL*AB12C3DE4`); a bank that numbers its ids by position in each download
     gives another shop's purchase two days later the same id."""
-    day, text = seen
+    day, text, _ = seen
     return abs(days(day, posted)) <= BANK_ID_MATCH_DAYS and (day == posted or _reworded(text, description.casefold()))
 
 
-def _not_moved(ledger: Ledger, window: tuple[int, str, str], rows: NewRows, fresh: list[int]) -> list[int]:
+def _not_moved(ledger: Ledger, window: tuple[int, str, str], rows: NewRows, fresh: list[int], taken: set[int]) -> list[int]:
     """Positions minus rows the bank re-dated or re-worded since an earlier download, where no bank
     id tells: an imported row inside this file's dates that the file no longer lists is the file's
     new row of the same amount a few days off whose text is the old one's, cut or extended (an OFX
-    cuts a name at 32 characters). A row the file still lists is never taken, so a second
-    purchase of the same amount stays."""
-    days = [rows.posted[i] for i in fresh]
-    near = (window[0], max(window[1], shift(min(days), -MOVED_ROW_DAYS)), min(window[2], shift(max(days), MOVED_ROW_DAYS)))
+    cuts a name at 32 characters), or any text on the same day between days whose rows the file
+    lists again (`SQ *BLUE BOTTLE` named in full later). A row the file still lists is never taken,
+    so a second purchase of the same amount stays."""
+    new_days = [rows.posted[i] for i in fresh]
+    near = (window[0], max(window[1], shift(min(new_days), -MOVED_ROW_DAYS)), min(window[2], shift(max(new_days), MOVED_ROW_DAYS)))
     listed = set(rows.fingerprint)
     # A row with a bank id is left to the bank-id match, unless this file has none to match by (a
     # CSV after the account's QFX, whose names are cut at 32 characters or carry the memo).
     by_bank_id = "" if rows.bank_id.count(None) == len(rows) else " AND bank_id IS NULL"
-    left_out: dict[int, list[tuple[str, str]]] = {}
+    left_out: dict[int, list[tuple[str, str, int]]] = {}
     for posted, amount, text, fingerprint in _plain_rows(
         ledger.conn,
         "SELECT posted, amount, description, fingerprint FROM transactions"
@@ -186,38 +195,61 @@ def _not_moved(ledger: Ledger, window: tuple[int, str, str], rows: NewRows, fres
         near,
     ):
         if fingerprint not in listed:
-            left_out.setdefault(amount, []).append((posted, text.casefold()))
+            left_out.setdefault(amount, []).append((posted, text.casefold(), fingerprint))
     if not left_out:
         return fresh
-    return _unmatched(fresh, lambda i: None if rows.pending[i] else left_out.get(rows.amount[i]), rows, _moved_row)
+    relisted = _relisted_days(rows, fresh)
+    # A file that lists none of the account's rows again is another download of its days only if
+    # they share more than a few (the same month in another format, whose texts all differ): two
+    # statements share the day or two at their boundary, where the next one's row of the same
+    # amount at the same shop on another day is another purchase. On the same day, a text cut or
+    # extended is the same row (the card's QFX cuts its CSV's names at 32 characters).
+    since, until = ledger.conn.execute(
+        "SELECT MIN(posted), MAX(posted) FROM transactions WHERE account_id = ? AND posted BETWEEN ? AND ?", window
+    ).fetchone()
+    overlapping = relisted is not None or days(until, since) > SHARED_SPAN_DAYS
+
+    def moved(seen: tuple[str, str, int], posted: str, description: str) -> bool:
+        day, text, _ = seen
+        if (overlapping or day == posted) and abs(days(day, posted)) <= MOVED_ROW_DAYS and _reworded(text, description.casefold()):
+            return True
+        return day == posted and relisted is not None and relisted[0] < day < relisted[1]
+
+    return _unmatched(fresh, lambda i: None if rows.pending[i] else left_out.get(rows.amount[i]), rows, moved, taken)
 
 
-def _moved_row(seen: tuple[str, str], posted: str, description: str) -> bool:
-    """Re-dated with its text cut or extended, or reworded on its own day (a bank may name the
-    merchant of `SQ *BLUE BOTTLE` in full later: `BLUE BOTTLE COFFEE SAN FRANCISCO`)."""
-    day, text = seen
-    return day == posted or (abs(days(day, posted)) <= MOVED_ROW_DAYS and _reworded(text, description.casefold()))
+def _relisted_days(rows: NewRows, fresh: Sequence[int]) -> tuple[str, str] | None:
+    """The first and last day of the file's posted rows the account already holds: between them the
+    file lists the account's days again, so a held row there that it leaves out was changed or
+    withdrawn. Consecutive statements share no rows, and a file sharing none says nothing of the
+    account's rows."""
+    new = set(fresh)
+    held = [day for i, (day, pending) in enumerate(zip(rows.posted, rows.pending)) if not pending and i not in new]
+    return (min(held), max(held)) if held else None
 
 
-def _remove_amended(ledger: Ledger, window: tuple[int, str, str], rows: NewRows, fresh: NewRows) -> list[dict]:
-    """Delete the account's rows that the file's new rows amend; returns them for undo.
+def _remove_amended(ledger: Ledger, window: tuple[int, str, str], rows: NewRows, new: list[int], taken: set[int]) -> list[dict]:
+    """Delete the account's rows that the file's new rows (positions `new`) amend; returns them for undo.
 
     A bank may book a row again for another amount (a tip added, a charge corrected) and stop
     listing the first: the file's new row under the same bank id, or the same text a few days off
-    for nearly the same amount, replaces an imported row inside its dates that it no longer lists.
-    The file's first and last day are left out, as a download may start or stop part-way through one.
+    for nearly the same amount, replaces an imported row that it no longer lists, between days
+    whose rows it lists again (see `_relisted_days`) and not on its own first or last day (a
+    download may start or stop part-way through one). A held row another of the file's rows
+    answered for (`taken`: moved, or matched by bank id) is listed.
     """
     account_id, first, last = window
-    inside = (account_id, shift(first, 1), shift(last, -1))
-    if not len(fresh) or not ledger.scalar(
-        "SELECT EXISTS (SELECT 1 FROM transactions WHERE account_id = ? AND posted BETWEEN ? AND ?)", inside
-    ):
-        return []  # a first import: nothing to amend, and no need to look at its 100k new rows
-    booked = [i for i, pending in enumerate(fresh.pending) if not pending]
+    relisted = _relisted_days(rows, new) if new else None
+    if relisted is None:
+        return []  # a first import or a next statement: nothing the file lists again
+    booked = [i for i in new if not rows.pending[i]]
     if not booked:
         return []
-    new_days = [fresh.posted[i] for i in booked]
-    start, end = max(inside[1], shift(min(new_days), -BANK_ID_MATCH_DAYS)), min(inside[2], shift(max(new_days), BANK_ID_MATCH_DAYS))
+    new_days = [rows.posted[i] for i in booked]
+    start = max(shift(first, 1), relisted[0], shift(min(new_days), -BANK_ID_MATCH_DAYS))
+    end = min(shift(last, -1), relisted[1], shift(max(new_days), BANK_ID_MATCH_DAYS))
+    if start > end:
+        return []
     listed = set(rows.fingerprint)
     left_out: dict[str, list[tuple]] = {}  # by the text's first letters, which a cut or extended text keeps
     for row in _plain_rows(
@@ -226,12 +258,12 @@ def _remove_amended(ledger: Ledger, window: tuple[int, str, str], rows: NewRows,
         " WHERE account_id = ? AND posted BETWEEN ? AND ? AND pending = 0 AND batch_id IS NOT NULL",
         (account_id, start, end),
     ):
-        if row[5] not in listed:
+        if row[5] not in listed and row[5] not in taken:
             left_out.setdefault(row[3].casefold()[:_KEY_LETTERS], []).append(row)
     gone: list[int] = []
     for i in booked if left_out else ():
-        olds = left_out.get(fresh.description[i].casefold()[:_KEY_LETTERS], [])
-        old = next((row for row in olds if _amends(row, fresh.posted[i], fresh.amount[i], fresh.description[i], fresh.bank_id[i])), None)
+        olds = left_out.get(rows.description[i].casefold()[:_KEY_LETTERS], [])
+        old = next((row for row in olds if _amends(row, rows.posted[i], rows.amount[i], rows.description[i], rows.bank_id[i])), None)
         if old is not None:
             olds.remove(old)
             gone.append(old[0])
@@ -263,9 +295,11 @@ def _reworded(old: str, new: str) -> bool:
 
 
 def _unmatched(
-    fresh: list[int], held_for: Callable[[int], list | None], rows: NewRows, same: Callable[[tuple[str, str], str, str], bool]
+    fresh: list[int], held_for: Callable[[int], list | None], rows: NewRows,
+    same: Callable[[tuple[str, str, int], str, str], bool], taken: set[int],
 ) -> list[int]:
-    """The positions that no row the account holds answers for; each held row answers for one."""
+    """The positions that no row the account holds (day, text, fingerprint) answers for; each held
+    row answers for one, and its fingerprint goes into `taken`."""
     kept = []
     for i in fresh:
         seen = held_for(i)
@@ -274,6 +308,7 @@ def _unmatched(
             kept.append(i)
         else:
             seen.remove(match)
+            taken.add(match[2])
     return kept
 
 
