@@ -85,7 +85,7 @@ def record_import(
         corrected += _remove_amended(ledger, window, account_rows, new, taken)
         fresh = account_rows.take(new)
         held = len(fresh)
-        fresh = fresh.take(not_yet_posted(ledger, account_id, fresh))
+        fresh = fresh.take(not_yet_posted(ledger, account_id, fresh, window[2]))
         outcome.pending_settled += held - len(fresh)
         outcome.duplicates += len(account_rows) - held
         pending_replaced += replace_pending(ledger, account_id, account_rows, fresh)

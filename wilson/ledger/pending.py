@@ -15,10 +15,11 @@ PENDING_MATCH_DAYS = 7
 PENDING_STALE_DAYS = 14  # a hold settles or lapses within days: a file reaching this far past one it no longer lists retires it
 
 
-def not_yet_posted(ledger: Ledger, account_id: int, rows: NewRows) -> Sequence[int]:
-    """Positions minus pending rows the ledger already holds posted (an older export imported again
-    after a newer one): booked within a few days after, for the same amount, or for one a little
-    off under the same description (a card hold settles at the final exchange rate or with a tip)."""
+def not_yet_posted(ledger: Ledger, account_id: int, rows: NewRows, until: str) -> Sequence[int]:
+    """Positions minus pending rows the ledger already holds posted (an older export, ending on
+    `until`, imported after a newer one): booked within a few days after, for the same amount, or
+    for one a little off under the same description (a card hold settles at the final exchange
+    rate or with a tip)."""
     pending = [i for i, flag in enumerate(rows.pending) if flag]
     if not pending:
         return range(len(rows))
@@ -26,11 +27,12 @@ def not_yet_posted(ledger: Ledger, account_id: int, rows: NewRows) -> Sequence[i
     # no longer listed it (imported in date order, that export would have retired it).
     known_until = ledger.scalar("SELECT MAX(posted) FROM transactions WHERE account_id = ?", (account_id,))
     stale = {i for i in pending if known_until and days(known_until, rows.posted[i]) >= PENDING_STALE_DAYS}
-    # Nor is a hold inside the days of an import that came after it and did not list it: imported in
-    # date order, that file would have retired it (`replace_pending`).
+    # Nor is a hold inside the days of a newer download that did not list it (one reaching past this
+    # file's last day): imported in date order, that file would have retired it (`replace_pending`).
     spans = ledger.conn.execute(
-        "SELECT MIN(posted), MAX(posted) FROM transactions WHERE account_id = ? AND batch_id IS NOT NULL GROUP BY batch_id",
-        (account_id,),
+        "SELECT MIN(posted), MAX(posted) FROM transactions WHERE account_id = ? AND batch_id IS NOT NULL"
+        " GROUP BY batch_id HAVING MAX(posted) > ?",
+        (account_id, until),
     ).fetchall()
     stale |= {i for i in pending if any(first <= rows.posted[i] <= last for first, last in spans)}
     pending = [i for i in pending if i not in stale]
