@@ -64,13 +64,14 @@ def undo_batch(ledger: Ledger, batch_id: int) -> Undone:
     return undone
 
 
-# Per import in force of the same account, how many of the batch's rows fall within the days its
-# file covered: those rows were most likely in that file too (it found them already there), so
-# undoing this batch takes away rows that importing that file again brings back.
+# Per later import in force of the same account, how many of the batch's rows fall within the days
+# its file covered: those rows were most likely in that file too (it found them already there), so
+# undoing this batch takes away rows that importing that file again brings back. (An earlier file
+# covering a row's day did not list it, or this batch would not have added it.)
 _COVERED_BY_OTHERS = """
 SELECT b.id AS batch_id, b.file_name, COUNT(*) AS rows FROM transactions t
 JOIN import_batches b ON b.account_id = t.account_id AND t.posted BETWEEN b.first_date AND b.last_date
-WHERE t.batch_id = :batch AND t.pending = 0 AND b.id != :batch AND b.undone_at IS NULL
+WHERE t.batch_id = :batch AND t.pending = 0 AND b.id > :batch AND b.undone_at IS NULL
 GROUP BY b.id ORDER BY b.id
 """
 
