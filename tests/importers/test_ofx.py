@@ -68,7 +68,7 @@ def test_chase_qfx_blank_line_before_header_and_utf8_despite_charset() -> None:
     assert OFX.detect(read_text(FIXTURES / "ofxparse/chase_cc.qfx")) == 100
     result = parse("ofxparse/chase_cc.qfx")
     [account] = result.accounts
-    assert (account.type, account.institution, account.balance) == ("credit_card", "B1", -1000)
+    assert (account.type, account.institution, account.balance) == ("credit_card", "Chase", -1000)  # its FID, not `<ORG>B1`
     [row] = result.transactions
     assert row.bank_id == "2020010112341234123412341234123"
     assert row.description == "SQ *ECCO UN POCO ¦ NATURA"

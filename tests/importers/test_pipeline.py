@@ -162,6 +162,8 @@ def test_undoing_an_earlier_download_names_the_later_one_that_listed_its_days(tm
     ]
     again = json.loads(runner.invoke(main, ["import", "--json", "--account", "Checking", str(second)]).output)
     assert (again["added"], again["duplicates"]) == (2, 2)
+    later = json.loads(runner.invoke(main, ["import", "--undo", str(again["batch_id"]), "--json"]).output)
+    assert later["covered_by"] == []  # batch 2's file did not list what the re-import added
 
 
 def test_dry_run_writes_nothing(tmp_path: Path) -> None:
@@ -316,7 +318,8 @@ def test_a_row_answered_for_once_is_never_amended_and_consecutive_statements_los
     first = "04/08/2024,STARBUCKS STORE 08123,-6.45\n04/05/2024,STARBUCKS STORE 08123,-5.75\n04/01/2024,PAYROLL,3100.00\n"
     later = ("04/20/2024,SHELL OIL,-63.11\n04/10/2024,STARBUCKS STORE 08123,-5.75\n04/09/2024,STARBUCKS STORE 08123,-6.45\n"
              "04/05/2024,STARBUCKS STORE 08123,-5.75\n04/01/2024,PAYROLL,3100.00\n")
-    march = "03/01/2024,GROCER,-40.00\n03/12/2024,STARBUCKS,-6.45\n03/13/2024,APPLE.COM/BILL,-4.99\n03/14/2024,UBER TRIP,-23.50\n"
+    march = ("03/01/2024,GROCER,-40.00\n03/12/2024,STARBUCKS,-6.45\n03/13/2024,APPLE.COM/BILL,-4.99\n03/14/2024,UBER TRIP,-23.50\n"
+             "03/14/2024,LYFT RIDE,-9.00\n")
     april = "03/13/2024,NYTIMES DIGITAL,-4.99\n03/15/2024,UBER TRIP,-19.80\n03/15/2024,STARBUCKS,-6.45\n04/10/2024,GROCER,-52.00\n"
     with Ledger() as ledger:
         import_file(ledger, write(tmp_path, "a.csv", first), account="Checking")
@@ -326,6 +329,7 @@ def test_a_row_answered_for_once_is_never_amended_and_consecutive_statements_los
         import_file(ledger, write(tmp_path, "march.csv", march), account="Card")
         statement = import_file(ledger, write(tmp_path, "april.csv", april), account="Card")
         assert (statement.added, statement.corrected) == (4, 0)
+        assert statement.warnings == []  # the days two statements share are no sign of another account's file
 
 
 def test_a_statement_balance_that_the_rows_since_the_last_one_do_not_explain_is_reported(tmp_path: Path) -> None:
@@ -807,6 +811,13 @@ def test_next_months_download_follows_the_first_one_imported_with_account(tmp_pa
         assert (next_month.accounts, next_month.added, next_month.duplicates) == (["Joint Checking"], 1, 1)
         other = import_file(ledger, write(tmp_path, "Chase5678_Activity_20240229.CSV", february, header))
         assert other.accounts == ["Chase Checking …5678"]
+    # A bank that names every account's download alike: the savings file shares the chequing's days, not its rows.
+    chequing = "".join(f"DEBIT,03/{day:02d}/2024,SHOP {day},-{day}.00,DEBIT_CARD,,,\n" for day in range(2, 30, 4))
+    savings = "CREDIT,03/05/2024,TRANSFER FROM CHEQUING,500.00,ACH_CREDIT,,,\nCREDIT,03/28/2024,INTEREST,1.20,ACH_CREDIT,,,\n"
+    (tmp_path / "sav").mkdir()
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "accountactivity.csv", chequing, header), account="TD Chequing")
+        assert import_file(ledger, write(tmp_path / "sav", "accountactivity.csv", savings, header)).accounts != ["TD Chequing"]
 
 
 def test_a_renamed_download_goes_to_the_account_already_holding_its_rows(tmp_path: Path) -> None:
@@ -1467,18 +1478,36 @@ def test_next_month_of_a_card_that_writes_charges_positive_is_read_as_charges(tm
     february = write(tmp_path / "feb", "activity.csv", (
         "02/02/2024,WHOLE FOODS MARKET,64.20\n02/09/2024,NETFLIX.COM,15.49\n02/14/2024,OPENTABLE RESTAURANT,120.00\n"
     ))
+    (tmp_path / "mar").mkdir()
+    march = write(tmp_path / "mar", "activity.csv", "03/20/2024,AUTOPAY PAYMENT - THANK YOU,-146.51\n03/22/2024,DELTA AIR LINES REFUND,-87.90\n")
     with Ledger() as ledger:
-        import_file(ledger, january)
+        assert import_file(ledger, january).format == "card_csv"
         summary = import_file(ledger, february)
         assert summary.format == "card_csv"
         assert any("is a credit card" in warning for warning in summary.warnings)
         assert [r["amount"] for r in rows(ledger, "posted >= '2024-02-01'")] == [-6420, -1549, -12000]
         assert import_file(ledger, february).duplicates == 3
+        assert import_file(ledger, march).format == "card_csv"  # credits only, written negative: credits all the same
+        assert [r["amount"] for r in rows(ledger, "posted >= '2024-03-01'")] == [14651, 8790]
         savings = import_file(ledger, write(tmp_path, "savings.csv", (
             "02/01/2024,ACME PAYROLL,2500.00\n02/15/2024,ACME PAYROLL,2500.00\n03/01/2024,ACME PAYROLL,2500.00\n"
         )))
         assert summary.accounts != savings.accounts and savings.format == "generic_csv"
         assert [r["amount"] for r in rows(ledger, "description = 'ACME PAYROLL'")] == [250000] * 3
+
+
+def test_a_card_whose_files_sign_charges_negative_keeps_a_month_of_returns_as_written(tmp_path: Path) -> None:
+    """Visa's January wrote charges negative; February is mostly returns and a payment: credits, as written."""
+    january = write(tmp_path, "Visa_January.csv", "01/05/2024,WHOLEFDS MKT,-64.20\n01/12/2024,SHELL OIL,-45.00\n01/20/2024,TARGET,-31.10\n")
+    february = write(tmp_path, "Visa_February.csv", (
+        "02/02/2024,AMAZON MKTPL RETURN,65.11\n02/05/2024,TARGET RETURN CREDIT,43.20\n02/09/2024,BEST BUY,129.99\n"
+        "02/15/2024,ONLINE PYMT ACH,312.00\n02/20/2024,NETFLIX.COM,-15.49\n"
+    ))
+    with Ledger() as ledger:
+        import_file(ledger, january)
+        assert ledger.query_one("SELECT type FROM accounts")["type"] == "credit_card"
+        assert import_file(ledger, february).format == "generic_csv"
+        assert [r["amount"] for r in rows(ledger, "posted >= '2024-02-01'")] == [6511, 4320, 12999, 31200, -1549]
 
 
 def test_a_file_named_for_a_card_opens_a_card_and_is_read_the_same_way_again(tmp_path: Path) -> None:
@@ -1546,7 +1575,8 @@ def test_a_renamed_download_with_a_short_overlap_goes_to_its_numbered_account(tm
 @pytest.mark.parametrize("qfx_first", [False, True])
 def test_a_cards_csv_and_qfx_that_share_no_rows_meet_by_the_cards_last_digits(tmp_path: Path, qfx_first: bool) -> None:
     """March as QFX, numbered 4147202212345678, April as `Chase5678_Activity….CSV`: one card in
-    either order, though no row tells it (the files share none). Another card's file stays apart."""
+    either order, though no row tells it (the files share none). Another card's file stays apart,
+    and so does a Citi card that ends in the same digits as another Chase card."""
     head = "Transaction Date,Post Date,Description,Category,Type,Amount,Memo\n"
     april = write(tmp_path, "Chase5678_Activity20240401_20240430_20240430.CSV",
                   "04/02/2024,04/03/2024,UNIQLO SOHO,Shopping,Sale,-19.58,\n04/11/2024,04/12/2024,PAYPAL *SHOP,Shopping,Sale,-44.00,\n", head)
@@ -1558,12 +1588,15 @@ def test_a_cards_csv_and_qfx_that_share_no_rows_meet_by_the_cards_last_digits(tm
         + trn.format(day="20240304", amount="-12.00", name="BLUE BOTTLE") + trn.format(day="20240320", amount="-60.00", name="SHELL OIL")
         + "</BANKTRANLIST></CCSTMTRS></CCSTMTTRNRS></CREDITCARDMSGSRSV1></OFX>\n"
     ), "OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n")
+    citi = write(tmp_path, "citi.qfx", march.read_text().replace("<ORG>B1<FID>10898", "<ORG>Citigroup<FID>24909").replace(
+        "4147202212345678", "5424180011119999"), "")
     with Ledger() as ledger:
         for path in ((march, april) if qfx_first else (april, march)):
             import_file(ledger, path)
         assert ledger.query("SELECT number, type FROM accounts") == [{"number": "4147202212345678", "type": "credit_card"}]
         assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 4
-        assert import_file(ledger, other).accounts == ["Chase Card …9999"]
+        assert import_file(ledger, citi).accounts == ["Citi Credit Card 9999"]
+        assert import_file(ledger, other).accounts == ["Chase Card …9999"]  # another bank's card ends the same
 
 
 def test_dates_outside_1900_to_2199_are_row_errors_in_every_format(tmp_path: Path) -> None:

@@ -193,7 +193,7 @@ class _Conversion:
         self.balance_rows: list[int] = []  # rows that state a balance (comdirect's `Alter Kontostand` under the table)
         self.sections: list[tuple[int, int | None, int, str | None]] = []  # per titled table, see `titled_tables`
         self.warnings: list[str] = []  # what the reading had to decide that the user should know
-        self.signs_unsure = False  # see ParseResult.signs_unsure
+        self.sign_reading: str | None = None  # see ParseResult.sign_reading
         # Only a file with a 64 KB stretch free of line breaks can hold a row that long (give or take
         # quoted line breaks, which the 4 KB description check still catches); most files skip the check.
         self.check_sizes = has_long_line(text, MAX_ROW_CHARS)
@@ -588,7 +588,9 @@ class _Conversion:
         if self.card:
             result.warnings.append(self.card)
         result.warnings += self.warnings
-        result.signs_unsure = self.signs_unsure
+        result.sign_reading = self.sign_reading
+        if self.sign_reading == "card" and result.format == GENERIC_CSV:
+            result.format = CARD_CSV  # what it was read as: a re-import, forced to it, reads the same
         if date_cols and date_cols[0][1].guessed:
             order = "day/month" if date_cols[0][1].format is DMY else "month/day"
             result.warnings.append(f"every date fits both day/month orders and nothing in the file decides: read as {order}")
@@ -794,7 +796,11 @@ class _Conversion:
                 signed = self._signed_by_card_words(amounts)
             if signed is not None:
                 return signed
-        if self.options.negate or (self.options.negate is None and lone and self._charges_positive(amounts, descriptions)):
+        if lone and self.options.negate is None:
+            self.sign_reading = "written"
+            if self._charges_positive(amounts, descriptions):
+                self.sign_reading = "card"
+        if self.options.negate or self.sign_reading == "card":
             amounts = [-amount if amount.__class__ is int else amount for amount in amounts]
         return amounts
 
@@ -817,7 +823,7 @@ class _Conversion:
         elif not payments and self._credit_card_columns:
             self.card = "a card's columns, with its charges written positive: read as a card statement"
         elif not payments and len(signed) >= UNSURE_SIGNS_MIN and self._mostly_unexplained_inflows(amounts, descriptions):
-            self.signs_unsure = True
+            self.sign_reading = "unsure"
             self.warnings.append(
                 "most amounts are positive and no card payment shows how the file signs them: read as money in;"
                 " if they are a card's charges (Amex's Date,Description,Amount download), undo and import with --format card_csv"
@@ -1303,12 +1309,16 @@ def read_by_header_names(text: str, source: str, options: Options) -> ParseResul
     return parse_table(text, source, delimiter, line, layout_from_header, options)
 
 
+GENERIC_CSV, CARD_CSV = "generic_csv", "card_csv"  # the second: a card file that writes its charges positive
+
+
 @dataclass(frozen=True)
 class GenericCsv:
-    """The generic mapper as a format; `card_csv`, only ever named with --format, reads a card
-    statement that writes charges positive and has no payment row to show it."""
+    """The generic mapper as a format; `card_csv` reads a card statement that writes charges
+    positive. Detection never picks it: `--format` names it, the generic reader reports it for a
+    file whose payments show it, and the import chooses it for a file going to such a card's account."""
 
-    name: str = "generic_csv"
+    name: str = GENERIC_CSV
     account: AccountInfo = field(default_factory=AccountInfo)
     negate: bool | None = None
     detected: bool = True  # False: only --format chooses it
@@ -1326,4 +1336,4 @@ class GenericCsv:
         return read_by_header_names(text, source, Options(self.name, self.account, self.negate, currency=currency))
 
 
-FORMATS = [GenericCsv(), GenericCsv("card_csv", AccountInfo(type="credit_card"), negate=True, detected=False)]
+FORMATS = [GenericCsv(), GenericCsv(CARD_CSV, AccountInfo(type="credit_card"), negate=True, detected=False)]

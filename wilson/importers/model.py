@@ -198,9 +198,11 @@ class ParseResult:
     superseded: list[tuple[str, str]] = field(default_factory=list)  # (account key, bank id) an OFX correction replaces or deletes
     file_hash: str = ""  # sha256 of the bytes read, for the batch record
     category_kinds: dict[str, str] = field(default_factory=dict)  # the file's category list (QIF `!Type:Cat`): path → "income"/"expense"
-    # Most amounts positive, no card payment among them, read as money in: a card's account would
-    # read them as charges (`card_csv`).
-    signs_unsure: bool = False
+    # How the generic reader signed a lone amount column: "written" (as the file does), "unsure"
+    # (as written, though most are positive and no card payment tells whether they are a card's
+    # charges) or "card" (a card's charges written positive, negated). The account they go to may
+    # know better (see the import pipeline).
+    sign_reading: str | None = None
 
 
 class ImportRefused(Exception):

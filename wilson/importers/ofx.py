@@ -54,6 +54,9 @@ _ACCOUNT_TYPES = {
     # A line of credit is revolving debt that behaves like a card: owed money is negative.
     "CREDITLINE": "credit_card",
 }
+# Banks whose OFX names them by a code (Chase's `<ORG>B1`, Bank of America's `HAN`): their
+# institution id says who they are, so accounts read `Chase Credit Card 5678`, not `B1 …`.
+_BANKS_BY_FID = {"10898": "Chase", "5959": "Bank of America", "3000": "Wells Fargo", "3101": "American Express", "24909": "Citi"}
 
 
 class _Node:
@@ -225,7 +228,7 @@ class _OfxParser:
         root = _tree(self.text, start.start())
         institution = None
         for fi in root.find_all(frozenset({"FI"})):
-            institution = fi.value("ORG") or institution
+            institution = _BANKS_BY_FID.get(fi.value("FID") or "") or fi.value("ORG") or institution
         statements = root.find_all(_STATEMENTS)
         investment = root.find_all(frozenset({"INVSTMTRS"}))
         # A cash-management account (Fidelity's) is an investment statement holding nothing but cash

@@ -19,6 +19,7 @@ from operator import add, ne, not_
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
+from wilson.importers.csv_generic import CARD_CSV, GENERIC_CSV
 from wilson.importers.file_categories import file_categories
 from wilson.importers.formats import format_names, parse_file
 from wilson.importers.model import (
@@ -27,7 +28,7 @@ from wilson.importers.model import (
 from wilson.ledger import Ledger
 from wilson.ledger.account_changes import AccountChanges, note_account_changes
 from wilson.ledger.bulk import is_bulk
-from wilson.ledger.imports import BatchRecord, ImportOutcome, record_import
+from wilson.ledger.imports import SHARED_SPAN_DAYS, BatchRecord, ImportOutcome, record_import
 from wilson.ledger.iso_dates import days, shift
 from wilson.ledger.new_rows import NewRows
 from wilson.money import format_minor
@@ -35,7 +36,6 @@ from wilson.money import format_minor
 MAX_DESCRIPTION = 4096
 MAX_ERRORS_SHOWN = 3
 FUTURE_DAYS = 366  # a row dated further ahead than this is most likely a misread date
-CARD_CSV = "card_csv"  # the generic reader of a card file that writes its charges positive
 
 
 class _DryRun(Exception):
@@ -115,7 +115,7 @@ def _import_file(
     given = currency or (named_account["currency"] if named_account else None)
     result = parse_file(path, forced_format, given)
     before = None if forced_format else _format_read_before(ledger, result)
-    card = None if forced_format or before or not result.signs_unsure else _card_awaiting(ledger, result, account, source)
+    card = None if forced_format or before or result.format != GENERIC_CSV else _card_awaiting(ledger, result, account, source)
     again_as = CARD_CSV if card else before if before != result.format else None
     if again_as:
         result = parse_file(path, again_as, given)
@@ -201,10 +201,12 @@ def _storable(name: str) -> str:
 
 
 def _card_awaiting(ledger: Ledger, result: ParseResult, named: str | None, source: str) -> str | None:
-    """The name of the credit card account a file of mostly positive amounts goes to, if it is
-    one: next month's download of a card that writes charges positive may hold no payment to show
-    it, and a file named for a card (`amex.csv`) opens a credit card account."""
-    if len(result.accounts) > 1:
+    """The name of the card account whose charges a generic file's amounts, read as written, are:
+    next month's download of a card that writes charges positive may hold no payment to show it.
+    The account's last download named like this one tells (read as `card_csv` or not); failing
+    that, a file of mostly positive amounts into a credit card account, or opening one its name
+    types so (`amex.csv`), is its charges."""
+    if result.sign_reading is None or len(result.accounts) > 1:
         return None
     parsed = result.accounts[0] if result.accounts else None
     name = named or _account_name(parsed, source)
@@ -212,9 +214,17 @@ def _card_awaiting(ledger: Ledger, result: ParseResult, named: str | None, sourc
         parsed and parsed.number and ledger.account_by_number(parsed.number, None, None)
     ) or ledger.account(name)
     if found:
-        return found["name"] if found["type"] == "credit_card" else None
+        stem = name_from_file(source)
+        before = next((
+            row["format"] for row in ledger.query(
+                "SELECT file_name, format FROM import_batches WHERE account_id = ? AND undone_at IS NULL AND format IN (?, ?)"
+                " ORDER BY id DESC", (found["id"], GENERIC_CSV, CARD_CSV),
+            ) if name_from_file(row["file_name"]) == stem
+        ), None)
+        card = before == CARD_CSV if before else result.sign_reading == "unsure" and found["type"] == "credit_card"
+        return found["name"] if card else None
     kind = _type_for(parsed, name) if parsed else type_named(name)
-    return name if not named and kind == "credit_card" else None
+    return name if not named and result.sign_reading == "unsure" and kind == "credit_card" else None
 
 
 def _format_read_before(ledger: Ledger, result: ParseResult) -> str | None:
@@ -351,7 +361,7 @@ def _account_for(
             booked = _booked(rows)
             held = sibling if booked and _holds(ledger, sibling["id"], _day_amounts(booked), minimum=1) else None
         digits = None if held else _same_last_digits(ledger, name, parsed, currency)
-        found = held or digits or (None if parsed.number else _namesakes_account(ledger, source, file_format, currency))
+        found = held or digits or (None if parsed.number else _namesakes_account(ledger, source, file_format, currency, rows))
         if found:
             why = ("holds the rows it shares dates with" if held else "is numbered with the same last digits" if digits
                    else "is where the earlier downloads named like this file went")
@@ -415,17 +425,34 @@ def _holds(ledger: Ledger, account_id: int, ours: list[tuple[str, int]], minimum
     """Whether the account holds the file's posted rows, (ISO day, amount): at least `minimum`
     of them, nearly all of one side's rows over the dates both cover and most of the other's (see
     `_account_holding`)."""
+    compared = _compared(ledger, account_id, ours)
+    if compared is None:
+        return False
+    shared, theirs, mine, _ = compared
+    fewer, more = sorted((theirs, mine))
+    return shared >= minimum and shared >= RECOGNISED_SHARE * fewer and shared > RECOGNISED_MAJORITY * more
+
+
+def _contradicts(ledger: Ledger, account_id: int, ours: list[tuple[str, int]]) -> bool:
+    """Whether the account holds a few rows over more than a boundary's days of the file's, and none
+    of the file's rows: another account's file, whatever its name says."""
+    compared = _compared(ledger, account_id, ours)
+    return compared is not None and compared[0] == 0 and compared[1] >= RECOGNISED_MIN and compared[3] > SHARED_SPAN_DAYS
+
+
+def _compared(ledger: Ledger, account_id: int, ours: list[tuple[str, int]]) -> tuple[int, int, int, int] | None:
+    """(rows shared, the account's, the file's, days from the first to the last) over the dates the
+    file's posted rows (ISO day, amount) and the account's both cover; None when they share none."""
     held = ledger.conn.execute(
         "SELECT posted, amount FROM transactions WHERE account_id = ? AND pending = 0 AND posted BETWEEN ? AND ?",
         (account_id, min(ours)[0], max(ours)[0]),
     ).fetchall()
     if not held:
-        return False
+        return None
     first, last = min(day for day, _ in held), max(day for day, _ in held)
     mine = Counter(row for row in ours if first <= row[0] <= last)
     shared = sum((mine & Counter(map(tuple, held))).values())
-    fewer, more = sorted((len(held), sum(mine.values())))
-    return shared >= minimum and shared >= RECOGNISED_SHARE * fewer and shared > RECOGNISED_MAJORITY * more
+    return shared, len(held), sum(mine.values()), days(last, first)
 
 
 def _numbered_sibling(ledger: Ledger, name: str, currency: str | None) -> dict | None:
@@ -439,9 +466,9 @@ def _numbered_sibling(ledger: Ledger, name: str, currency: str | None) -> dict |
 
 
 def _same_last_digits(ledger: Ledger, name: str, parsed: ParsedAccount, currency: str | None) -> dict | None:
-    """The one account of the file's type that shares its last digits: a card's CSV named for them
-    (`Chase Card …5678`) after its QFX numbered 4147202212345678, or that QFX after the CSV. A
-    short overlap or none at all says nothing, and these downloads do not share a name."""
+    """The one account of the file's type and bank that shares its last digits: a card's CSV named
+    for them (`Chase Card …5678`) after its QFX numbered 4147202212345678, or that QFX after the
+    CSV. A short overlap or none at all says nothing, and these downloads do not share a name."""
     if parsed.number:
         digits = re.sub(r"\D", "", parsed.number)[-LAST_DIGITS:]
         clause, pattern = "a.number IS NULL AND a.name LIKE ?", f"% …%{digits}"
@@ -454,6 +481,7 @@ def _same_last_digits(ledger: Ledger, name: str, parsed: ParsedAccount, currency
     found = [
         account for account in ledger.query(f"SELECT a.* FROM accounts a WHERE {clause} AND a.type = ?", (pattern, parsed.type))
         if account[("name" if parsed.number else "number")].endswith(digits) and currency in (None, account["currency"])
+        and _same_bank(parsed.institution, account["institution"])
     ]
     return found[0] if len(found) == 1 else None
 
@@ -461,10 +489,18 @@ def _same_last_digits(ledger: Ledger, name: str, parsed: ParsedAccount, currency
 LAST_DIGITS = 4  # a card's or account's, as banks print them
 
 
-def _namesakes_account(ledger: Ledger, source: str, file_format: str, currency: str | None) -> dict | None:
+def _same_bank(one: str | None, other: str | None) -> bool:
+    """Whether two names may be one bank's (`Citi` and `Citigroup`); an unknown one may be any."""
+    first, second = (re.sub(r"\W", "", name).casefold() if name else "" for name in (one, other))
+    return not first or not second or first.startswith(second) or second.startswith(first)
+
+
+def _namesakes_account(ledger: Ledger, source: str, file_format: str, currency: str | None, rows: ParsedRows) -> dict | None:
     """The one account that earlier downloads of this format named like this file went into: the
     first month imported with `--account "Joint Checking"`, the next month's `Chase1234_Activity_…`
-    without it. A name that is all dates and export words says nothing."""
+    without it. A name that is all dates and export words says nothing, and a bank that names
+    every account's download alike (TD's `accountactivity.csv`) is told by the rows: a file that
+    matches none of the account's rows on the days both cover is another account's."""
     own = name_from_file(source)
     if own == UNNAMED:
         return None
@@ -477,7 +513,10 @@ def _namesakes_account(ledger: Ledger, source: str, file_format: str, currency: 
         )
         if name_from_file(row["file_name"]) == own
     }
-    return ledger.account_by_id(went.pop()) if len(went) == 1 else None
+    if len(went) != 1:
+        return None
+    account_id, booked = went.pop(), _booked(rows)
+    return None if booked and _contradicts(ledger, account_id, _day_amounts(booked)) else ledger.account_by_id(account_id)
 
 
 def _like_prefix(text: str) -> str:
@@ -487,9 +526,10 @@ def _like_prefix(text: str) -> str:
 STRANGERS_SHARE = 0.2  # of the rows a file and an account share dates with, at most this many in both: two accounts
 
 
-def _overlap(ledger: Ledger, accounts: dict[str, dict], rows: NewRows, known: set[int]) -> tuple[str, int, int] | None:
-    """(account name, the file's posted rows, the account's) over the dates both cover, for a file
-    that went by its name into an account the ledger already had; None when they share no dates."""
+def _overlap(ledger: Ledger, accounts: dict[str, dict], rows: NewRows, known: set[int]) -> tuple[str, int, int, int] | None:
+    """(account name, the file's posted rows, the account's, days from the first to the last) over
+    the dates both cover, for a file that went by its name into an account the ledger already had;
+    None when they share no dates."""
     account = next(iter(accounts.values()))
     if account["id"] not in known:
         return None
@@ -504,7 +544,7 @@ def _overlap(ledger: Ledger, accounts: dict[str, dict], rows: NewRows, known: se
     held = _posted_per_day(ledger, account["id"], first, last) if first <= last else None
     if not held:
         return None
-    return account["name"], sum(times for day, times in booked.items() if first <= day <= last), sum(held.values())
+    return account["name"], sum(times for day, times in booked.items() if first <= day <= last), sum(held.values()), days(last, first)
 
 
 def _posted_per_day(ledger: Ledger, account_id: int, low: str, high: str) -> Counter:
@@ -521,15 +561,18 @@ def _posted_per_day(ledger: Ledger, account_id: int, low: str, high: str) -> Cou
     return +rows
 
 
-def _strangers(overlap: tuple[str, int, int] | None, duplicates: int) -> list[str]:
+def _strangers(overlap: tuple[str, int, int, int] | None, duplicates: int) -> list[str]:
     """A file whose rows share dates with its account's but hardly match them is most likely another
     account's (two cards of one bank, a checking and a savings export both named `stmt.csv`), or its
     bank reworded the rows, which are then in the ledger twice: either way the user must know. A
-    file of a row or two says as much when the account holds a few on its dates and none is its."""
+    file of a row or two says as much when the account holds a few on its dates and none is its,
+    unless those are the day or two that consecutive statements share (never a row)."""
     if overlap is None:
         return []
-    name, ours, theirs = overlap
+    name, ours, theirs, span = overlap
     if not ours or theirs < RECOGNISED_MIN or duplicates > STRANGERS_SHARE * min(ours, theirs):
+        return []
+    if ours < RECOGNISED_MIN and span <= SHARED_SPAN_DAYS:
         return []
     return [f"{name} already holds {theirs} row(s) on the dates this file covers, and only {duplicates} of its {ours} match them:"
             " if it is another account's, undo it and name that account with --account"]
