@@ -351,18 +351,29 @@ def test_a_statement_balance_that_the_rows_since_the_last_one_do_not_explain_is_
         assert import_file(ledger, tmp_path / "mar.ofx").warnings == []
 
 
-def test_a_statement_balance_beyond_a_month_not_imported_yet_says_so(tmp_path: Path) -> None:
+def test_a_statement_balance_beyond_a_month_not_imported_yet_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """March's statement after January's, February not imported yet: the balances cannot agree,
-    and the warning names the days the ledger lacks instead of suspecting a row."""
+    and the warning names the days the ledger lacks instead of suspecting a row. A statement whose
+    only row is late in its days still answers for them all (its DTSTART)."""
     january = ofx([("20250105", "-100.00", "A1", "HOTEL PARIS")])
     march = ofx([("20250303", "-40.00", "C1", "GROCER")]).replace("<BALAMT>1000.00<DTASOF>20250131", "<BALAMT>500.00<DTASOF>20250331")
     (tmp_path / "jan.ofx").write_text(january)
-    (tmp_path / "mar.ofx").write_text(march)
+    (tmp_path / "mar.ofx").write_text(march.replace("<DTSTART>20250101<DTEND>20250131", "<DTSTART>20250301<DTEND>20250331"))
+    # February's statement lists its own days, though its only row is on the 28th: nothing is missing but its row
+    (tmp_path / "feb.ofx").write_text(ofx([("20250228", "-40.00", "B1", "GROCER")]).replace(
+        "<DTSTART>20250101<DTEND>20250131", "<DTSTART>20250201<DTEND>20250228").replace("<BALAMT>1000.00<DTASOF>20250131", "<BALAMT>950.00<DTASOF>20250228"))
     with Ledger() as ledger:
         import_file(ledger, tmp_path / "jan.ofx")
         assert import_file(ledger, tmp_path / "mar.ofx").warnings == [
             "Checking 5123: the statement's balance 500.00 on 2025-03-31 cannot be checked against the 1000.00 known on"
-            " 2025-01-31: the ledger has no row from 2025-02-01 to 2025-03-02 (a download of those days not imported yet?)"
+            " 2025-01-31: the ledger has no row from 2025-02-01 to 2025-02-28 (a download of those days not imported yet?)"
+        ]
+    monkeypatch.setenv("WILSON_HOME", str(tmp_path / "other"))  # a fresh ledger
+    with Ledger() as ledger:
+        import_file(ledger, tmp_path / "jan.ofx")
+        assert import_file(ledger, tmp_path / "feb.ofx").warnings == [
+            "Checking 5123: the statement's balance 950.00 on 2025-02-28 is -10.00 off the 1000.00 known on 2025-01-31"
+            " and the rows between: a row may be missing, or in the ledger twice"
         ]
 
 

@@ -172,6 +172,7 @@ class ParsedAccount:
     type_stated: bool = False  # the file says the type (an OFX card or bank statement), not a guess from its rows
     balance: int | None = None  # statement (ledger) balance, minor units
     balance_date: date | None = None
+    listed_from: date | None = None  # the first day the statement lists (OFX `DTSTART`), rows or not
 
 
 @dataclass

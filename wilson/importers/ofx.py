@@ -319,6 +319,11 @@ class _OfxParser:
         except (ValueError, ArithmeticError) as exc:
             account.balance = account.balance_date = None
             self.result.warnings.append(f"line {self.line(ledger.pos)}: ledger balance ignored: {exc}")
+        listed = node.child("BANKTRANLIST")
+        try:
+            account.listed_from = _date(listed.value("DTSTART")) if listed is not None and listed.value("DTSTART") else None
+        except ValueError:
+            account.listed_from = None  # a start it cannot read only leaves the balance check less sure
 
     def transactions(self, statement: _Node, account: ParsedAccount) -> None:
         """The statement's rows, less those an earlier statement of the same account in this file

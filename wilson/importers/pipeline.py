@@ -758,7 +758,7 @@ def _balance_facts(result: ParseResult, rows: ParsedRows) -> dict[str, _Balance]
             if len(chained[0]) < len(mismatches):
                 mismatches, latest = chained
         fact = _Balance(mismatches, currency=parsed.currency.upper() if parsed.currency_stated else None)
-        fact.since = min(own.column("posted")) if own else None
+        fact.since = min(filter(None, (parsed.listed_from, min(own.column("posted")) if own else None)), default=None)
         if parsed.balance is not None and (parsed.balance_date or own):
             fact.amount, fact.source = parsed.balance, "statement"
             fact.as_of = parsed.balance_date or max(own.column("posted"))
