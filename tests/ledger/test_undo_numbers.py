@@ -62,21 +62,27 @@ def test_undoing_the_qfx_that_numbered_an_account_keeps_the_number_later_qfx_wen
         assert _accounts(ledger) == [("Joint Card", None)]
 
 
+def _numbered_by_january_qfx(ledger: Ledger, tmp_path: Path) -> int:
+    """The card's January CSV under --account, then its QFX, which gives the account its number: that batch."""
+    import_file(ledger, _csv(tmp_path, "joint card.csv", JANUARY), account="Joint Card")
+    batch = import_file(ledger, _qfx(tmp_path, "Chase5678_Activity_20240131.QFX", JANUARY)).batch_id
+    assert batch is not None
+    return batch
+
+
 def test_a_later_csv_went_in_by_name_and_keeps_no_number(tmp_path: Path) -> None:
     with Ledger() as ledger:
-        import_file(ledger, _csv(tmp_path, "joint card.csv", JANUARY), account="Joint Card")
-        numbering = import_file(ledger, _qfx(tmp_path, "Chase5678_Activity_20240131.QFX", JANUARY))
+        numbering = _numbered_by_january_qfx(ledger, tmp_path)
         import_file(ledger, _csv(tmp_path, "joint card feb.csv", FEBRUARY), account="Joint Card")
         assert _accounts(ledger) == [("Joint Card", ACCTID)]
-        undo_batch(ledger, numbering.batch_id)
+        undo_batch(ledger, numbering)
         assert _accounts(ledger) == [("Joint Card", None)]
 
 
 def test_a_number_the_user_changed_since_is_the_users(tmp_path: Path) -> None:
     with Ledger() as ledger:
-        import_file(ledger, _csv(tmp_path, "joint card.csv", JANUARY), account="Joint Card")
-        numbering = import_file(ledger, _qfx(tmp_path, "Chase5678_Activity_20240131.QFX", JANUARY))
+        numbering = _numbered_by_january_qfx(ledger, tmp_path)
         with ledger.write() as conn:
             conn.execute("UPDATE accounts SET number = '9999'")
-        undo_batch(ledger, numbering.batch_id)
+        undo_batch(ledger, numbering)
         assert _accounts(ledger) == [("Joint Card", "9999")]
