@@ -239,9 +239,11 @@ def _remove_amended(ledger: Ledger, window: tuple[int, str, str], rows: NewRows,
     answered for (`taken`: moved, or matched by bank id) is listed.
     """
     account_id, first, last = window
-    relisted = _relisted_days(rows, new) if new else None
+    if not new or len(new) == len(rows):
+        return []  # a re-import, or a first import or next statement: nothing it lists again
+    relisted = _relisted_days(rows, new)
     if relisted is None:
-        return []  # a first import or a next statement: nothing the file lists again
+        return []
     booked = [i for i in new if not rows.pending[i]]
     if not booked:
         return []
