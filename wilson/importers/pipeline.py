@@ -473,8 +473,8 @@ def _same_last_digits(ledger: Ledger, name: str, parsed: ParsedAccount, currency
         digits = re.sub(r"\D", "", parsed.number)[-LAST_DIGITS:]
         clause, pattern = "a.number IS NULL AND a.name LIKE ?", f"% …%{digits}"
     else:
-        named = re.search(r" …(\d{%d,})$" % LAST_DIGITS, name)
-        digits = named[1] if named else ""
+        shown = re.search(r" …(\d{%d,})$" % LAST_DIGITS, name)
+        digits = shown[1] if shown else ""
         clause, pattern = "a.number LIKE ?", f"%{digits}"
     if len(digits) < LAST_DIGITS:
         return None
@@ -540,7 +540,9 @@ def _overlap(ledger: Ledger, accounts: dict[str, dict], rows: NewRows, known: se
     # The days both cover: from the later first day to the earlier last (a file of two rows covers
     # the days between them, though it has none on the days the account has rows).
     since, until = ledger.conn.execute("SELECT MIN(posted), MAX(posted) FROM transactions WHERE account_id = ?", (account["id"],)).fetchone()
-    first, last = max(min(booked), since or "9"), min(max(booked), until or "0")
+    if since is None:
+        return None
+    first, last = max(min(booked), since), min(max(booked), until)
     held = _posted_per_day(ledger, account["id"], first, last) if first <= last else None
     if not held:
         return None
@@ -737,7 +739,7 @@ class _Balance:
     as_of: date | None = None
     source: str = "running"
     currency: str | None = None  # the one the file states, if it does
-    since: date | None = None  # the file's first posted day of the account: it answers for the days after
+    since: date | None = None  # the first day the file answers for: its statement's start, or its first row
 
 
 def _balance_facts(result: ParseResult, rows: ParsedRows) -> dict[str, _Balance]:
