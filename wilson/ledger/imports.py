@@ -81,8 +81,8 @@ def record_import(
     for account_id, positions in _by_account(rows):
         account_rows = rows.take(positions)
         window = (account_id, min(account_rows.posted), max(account_rows.posted))
-        new, taken = _new_positions(ledger, window, account_rows)
-        corrected += _remove_amended(ledger, window, account_rows, new, taken)
+        new, taken, relisted = _new_positions(ledger, window, account_rows)
+        corrected += _remove_amended(ledger, window, account_rows, new, taken, relisted)
         fresh = account_rows.take(new)
         held = len(fresh)
         fresh = fresh.take(not_yet_posted(ledger, account_id, fresh, window[2]))
@@ -125,17 +125,18 @@ def _plain_rows(conn: sqlite3.Connection, sql: str, params: tuple) -> sqlite3.Cu
     return cursor.execute(sql, params)
 
 
-def _new_positions(ledger: Ledger, window: tuple[int, str, str], rows: NewRows) -> tuple[list[int], set[int]]:
+def _new_positions(ledger: Ledger, window: tuple[int, str, str], rows: NewRows) -> tuple[list[int], set[int], tuple[str, str] | None]:
     """Rows not already in the account (id, first and last day of the file): by fingerprint, or by
-    bank id with the same date and amount, or as a row the bank moved; and the fingerprints of the
-    held rows that the last two answered for (another row of the file cannot amend them)."""
+    bank id with the same date and amount, or as a row the bank moved; the fingerprints of the held
+    rows that the last two answered for (another row of the file cannot amend them); and the days
+    the file lists the account's rows again (`_relisted_days`)."""
     account_id = window[0]
     taken: set[int] = set()
     # Fingerprints come straight from the account/date index, without touching the rows.
     existing_fps = set(chain.from_iterable(_plain_rows(
         ledger.conn, "SELECT fingerprint FROM transactions WHERE account_id = ? AND posted BETWEEN ? AND ?", window)))
     if existing_fps.issuperset(rows.fingerprint):
-        return [], taken  # a file imported before: every row is there
+        return [], taken, None  # a file imported before: every row is there
     held_in_window = bool(existing_fps)  # else no row of the account can have moved within the file's dates
     existing_fps.update(_replaced_fingerprints(ledger, account_id))
     existing_fps.update(chain.from_iterable(_plain_rows(
@@ -143,7 +144,8 @@ def _new_positions(ledger: Ledger, window: tuple[int, str, str], rows: NewRows) 
     fresh = [i for i, fp in enumerate(rows.fingerprint) if fp not in existing_fps]
     if fresh and rows.bank_id.count(None) < len(rows):
         fresh = _not_held_by_bank_id(ledger, window, rows, fresh, taken)
-    return (_not_moved(ledger, window, rows, fresh, taken) if fresh and held_in_window else fresh), taken
+    relisted = _relisted_days(rows, fresh) if held_in_window and 0 < len(fresh) < len(rows) else None
+    return (_not_moved(ledger, window, rows, fresh, taken, relisted) if fresh and held_in_window else fresh), taken, relisted
 
 
 def _not_held_by_bank_id(
@@ -174,7 +176,9 @@ def _same_row(seen: tuple[str, str, int], posted: str, description: str) -> bool
     return abs(days(day, posted)) <= BANK_ID_MATCH_DAYS and (day == posted or _reworded(text, description.casefold()))
 
 
-def _not_moved(ledger: Ledger, window: tuple[int, str, str], rows: NewRows, fresh: list[int], taken: set[int]) -> list[int]:
+def _not_moved(
+    ledger: Ledger, window: tuple[int, str, str], rows: NewRows, fresh: list[int], taken: set[int], relisted: tuple[str, str] | None
+) -> list[int]:
     """Positions minus rows the bank re-dated or re-worded since an earlier download, where no bank
     id tells: an imported row inside this file's dates that the file no longer lists is the file's
     new row of the same amount a few days off whose text is the old one's, cut or extended (an OFX
@@ -198,7 +202,6 @@ def _not_moved(ledger: Ledger, window: tuple[int, str, str], rows: NewRows, fres
             left_out.setdefault(amount, []).append((posted, text.casefold(), fingerprint))
     if not left_out:
         return fresh
-    relisted = _relisted_days(rows, fresh)
     # A file that lists none of the account's rows again is another download of its days only if
     # they share more than a few (the same month in another format, whose texts all differ): two
     # statements share the day or two at their boundary, where the next one's row of the same
@@ -219,16 +222,18 @@ def _not_moved(ledger: Ledger, window: tuple[int, str, str], rows: NewRows, fres
 
 
 def _relisted_days(rows: NewRows, fresh: Sequence[int]) -> tuple[str, str] | None:
-    """The first and last day of the file's posted rows the account already holds: between them the
-    file lists the account's days again, so a held row there that it leaves out was changed or
-    withdrawn. Consecutive statements share no rows, and a file sharing none says nothing of the
-    account's rows."""
+    """The first and last day of the file's posted rows the account already holds (all but `fresh`,
+    by fingerprint or bank id): between them the file lists the account's days again, so a held row
+    there that it leaves out was changed or withdrawn. Consecutive statements share no rows, and a
+    file sharing none says nothing of the account's rows."""
     new = set(fresh)
     held = [day for i, (day, pending) in enumerate(zip(rows.posted, rows.pending)) if not pending and i not in new]
     return (min(held), max(held)) if held else None
 
 
-def _remove_amended(ledger: Ledger, window: tuple[int, str, str], rows: NewRows, new: list[int], taken: set[int]) -> list[dict]:
+def _remove_amended(
+    ledger: Ledger, window: tuple[int, str, str], rows: NewRows, new: list[int], taken: set[int], relisted: tuple[str, str] | None
+) -> list[dict]:
     """Delete the account's rows that the file's new rows (positions `new`) amend; returns them for undo.
 
     A bank may book a row again for another amount (a tip added, a charge corrected) and stop
@@ -239,11 +244,8 @@ def _remove_amended(ledger: Ledger, window: tuple[int, str, str], rows: NewRows,
     answered for (`taken`: moved, or matched by bank id) is listed.
     """
     account_id, first, last = window
-    if not new or len(new) == len(rows):
+    if not new or relisted is None:
         return []  # a re-import, or a first import or next statement: nothing it lists again
-    relisted = _relisted_days(rows, new)
-    if relisted is None:
-        return []
     booked = [i for i in new if not rows.pending[i]]
     if not booked:
         return []
