@@ -739,7 +739,7 @@ class _Balance:
     as_of: date | None = None
     source: str = "running"
     currency: str | None = None  # the one the file states, if it does
-    since: date | None = None  # the first day the file answers for: its statement's start, or its first row
+    since: date | None = None  # for a statement's balance, the first day the file answers for: its start, or its first row
 
 
 def _balance_facts(result: ParseResult, rows: ParsedRows) -> dict[str, _Balance]:
@@ -760,10 +760,10 @@ def _balance_facts(result: ParseResult, rows: ParsedRows) -> dict[str, _Balance]
             if len(chained[0]) < len(mismatches):
                 mismatches, latest = chained
         fact = _Balance(mismatches, currency=parsed.currency.upper() if parsed.currency_stated else None)
-        fact.since = min(filter(None, (parsed.listed_from, min(own.column("posted")) if own else None)), default=None)
         if parsed.balance is not None and (parsed.balance_date or own):
             fact.amount, fact.source = parsed.balance, "statement"
             fact.as_of = parsed.balance_date or max(own.column("posted"))
+            fact.since = min(filter(None, (parsed.listed_from, min(own.column("posted")) if own else None)), default=None)
         elif latest is not None:
             fact.amount, fact.as_of = latest
         facts[parsed.key] = fact
