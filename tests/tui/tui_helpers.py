@@ -26,6 +26,6 @@ def ledger_rows(sql: str, params: tuple = ()) -> list[dict]:
 async def settle(pilot: Pilot) -> None:
     """Let every worker finish and every message they posted be handled (which may start more)."""
     await pilot.pause()
-    while any(worker.is_running for worker in pilot.app.workers):
+    while any(not worker.is_finished for worker in pilot.app.workers):  # pending ones too, not only running
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()

@@ -124,13 +124,14 @@ class WilsonApp(App[None]):
                     severity="warning" if notes and split else "information", markup=False)
         self.refresh_data()
 
+    # A worker's result may arrive while the app closes and its screen is gone: then it goes nowhere.
     def on_transactions_loaded(self, message: TransactionsLoaded) -> None:
-        if not message.error:
-            self.query_one(AccountList).add_accounts(row.get("account") for row in records(message.result))
+        for sidebar in self.query(AccountList) if not message.error else ():
+            sidebar.add_accounts(row.get("account") for row in records(message.result))
 
     def on_balances_loaded(self, message: BalancesLoaded) -> None:
-        if not message.error:
-            self.query_one(AccountList).add_accounts(row.get("account") or row.get("name") for row in records(message.result))
+        for sidebar in self.query(AccountList) if not message.error else ():
+            sidebar.add_accounts(row.get("account") or row.get("name") for row in records(message.result))
 
     def on_account_list_chosen(self, message: AccountList.Chosen) -> None:
         self.query_one(TransactionsView).account = message.account
