@@ -120,7 +120,7 @@ def _import_file(
     if again_as:
         result = parse_file(path, again_as, given)
     if card:
-        result.warnings.append(f"{card} is a credit card: the file's positive amounts were read as its charges")
+        result.warnings.append(f"{card} is a credit card whose files write its charges positive: this one was read so (card_csv)")
     rows = _check_rows(result)
     result.transactions = []  # `rows` holds them from here on
     if result.errors and not skip_bad:
