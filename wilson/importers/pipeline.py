@@ -214,13 +214,9 @@ def _card_awaiting(ledger: Ledger, result: ParseResult, named: str | None, sourc
         parsed and parsed.number and ledger.account_by_number(parsed.number, None, None)
     ) or ledger.account(name)
     if found:
-        stem = name_from_file(source)
-        before = next((
-            row["format"] for row in ledger.query(
-                "SELECT file_name, format FROM import_batches WHERE account_id = ? AND undone_at IS NULL AND format IN (?, ?)"
-                " ORDER BY id DESC", (found["id"], GENERIC_CSV, CARD_CSV),
-            ) if name_from_file(row["file_name"]) == stem
-        ), None)
+        before = next((row["format"] for row in _named_like(
+            ledger, source, "b.account_id = ? AND b.format IN (?, ?) ORDER BY b.id DESC", (found["id"], GENERIC_CSV, CARD_CSV),
+        )), None)
         card = before == CARD_CSV if before else result.sign_reading == "unsure" and found["type"] == "credit_card"
         return found["name"] if card else None
     kind = _type_for(parsed, name) if parsed else type_named(name)
@@ -501,22 +497,27 @@ def _namesakes_account(ledger: Ledger, source: str, file_format: str, currency: 
     without it. A name that is all dates and export words says nothing, and a bank that names
     every account's download alike (TD's `accountactivity.csv`) is told by the rows: a file that
     matches none of the account's rows on the days both cover is another account's."""
-    own = name_from_file(source)
-    if own == UNNAMED:
+    if name_from_file(source) == UNNAMED:
         return None
-    went = {
-        row["account_id"]
-        for row in ledger.query(
-            "SELECT b.file_name, b.account_id FROM import_batches b JOIN accounts a ON a.id = b.account_id"
-            " WHERE b.undone_at IS NULL AND b.format = ? AND (? IS NULL OR a.currency = ?)",
-            (file_format, currency, currency),
-        )
-        if name_from_file(row["file_name"]) == own
-    }
+    went = {row["account_id"] for row in _named_like(
+        ledger, source, "b.format = ? AND (? IS NULL OR a.currency = ?)", (file_format, currency, currency),
+    )}
     if len(went) != 1:
         return None
     account_id, booked = went.pop(), _booked(rows)
     return None if booked and _contradicts(ledger, account_id, _day_amounts(booked)) else ledger.account_by_id(account_id)
+
+
+def _named_like(ledger: Ledger, source: str, where: str, params: tuple) -> list[dict]:
+    """The imports in force (`b`, into account `a`) matching `where` whose file name gives the same
+    account name as this file's (`Chase1234_Activity_20240131` and `…_20240229`)."""
+    stem = name_from_file(source)
+    return [
+        row for row in ledger.query(
+            f"SELECT b.* FROM import_batches b JOIN accounts a ON a.id = b.account_id WHERE b.undone_at IS NULL AND {where}", params
+        )
+        if name_from_file(row["file_name"]) == stem
+    ]
 
 
 def _like_prefix(text: str) -> str:
