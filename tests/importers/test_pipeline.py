@@ -1370,16 +1370,18 @@ def test_a_row_the_user_deleted_stays_deleted_when_its_file_comes_again(tmp_path
 
 def _chase_csv_and_qfx(tmp_path: Path) -> tuple[Path, Path]:
     """One Chase account's January as CSV (no account number) and as QFX, whose names are cut at
-    32 characters: three rows in both, worded otherwise, and one more in the QFX."""
+    32 characters, mid-word, the rest in MEMO: four rows in both, worded otherwise, and one more in the QFX."""
     csv_file = write(tmp_path, "Chase1234_Activity_20250131.CSV", (
         "DEBIT,01/05/2025,STARBUCKS STORE 12345 SEATTLE WA 01/04,-5.75,DEBIT_CARD,,\n"
         "CREDIT,01/10/2025,ACME PAYROLL PPD ID: 9876543210,2500.00,ACH_CREDIT,,\n"
         "DEBIT,01/20/2025,SHELL OIL 57444,-40.00,DEBIT_CARD,,\n"
+        "DEBIT,01/28/2025,ONLINE TRANSFER TO SAV ...9876 TRANSACTION#: 23456789012 01/28,-100.00,ACCT_XFER,,\n"
     ), CHASE_HEADER)
     trn = "<STMTTRN><TRNTYPE>{kind}<DTPOSTED>{day}<TRNAMT>{amount}<FITID>{fitid}<NAME>{name}</STMTTRN>"
     statement = "".join(trn.format(kind="DEBIT" if amount < "0" else "CREDIT", day=day, amount=amount, fitid=day + "01", name=name) for day, amount, name in (
         ("20250105", "-5.75", "STARBUCKS STORE 12345 SEATTLE WA"), ("20250110", "2500.00", "ACME PAYROLL PPD ID: 98765432"),
         ("20250120", "-40.00", "SHELL OIL 57444"), ("20250125", "-9.99", "SPOTIFY"),
+        ("20250128", "-100.00", "ONLINE TRANSFER TO SAV ...9876 T<MEMO>RANSACTION#: 23456789012 01/28"),
     ))
     qfx = write(tmp_path, "Chase1234.qfx", (
         "<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD<BANKACCTFROM><BANKID>121000248<ACCTID>000001234"
@@ -1395,7 +1397,7 @@ def test_the_same_accounts_ofx_after_its_csv_goes_into_it_and_undo_forgets_its_n
     with Ledger() as ledger:
         import_file(ledger, csv_file)
         summary = import_file(ledger, qfx)
-        assert (summary.accounts, summary.added, summary.duplicates) == (["Chase Checking …1234"], 1, 3)
+        assert (summary.accounts, summary.added, summary.duplicates) == (["Chase Checking …1234"], 1, 4)
         assert ledger.scalar("SELECT number FROM accounts") == "000001234"
         undo_batch(ledger, summary.batch_id)
         assert ledger.scalar("SELECT number FROM accounts") is None
@@ -1407,8 +1409,8 @@ def test_the_same_accounts_csv_after_its_qfx_adds_nothing_the_qfx_gave(tmp_path:
     with Ledger() as ledger:
         import_file(ledger, qfx)
         summary = import_file(ledger, csv_file)
-        assert (summary.added, summary.duplicates) == (0, 3)
-        assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 4
+        assert (summary.added, summary.duplicates) == (0, 4)
+        assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 5
 
 
 def _citi_csv_and_qfx(tmp_path: Path) -> tuple[Path, Path]:

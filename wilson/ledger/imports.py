@@ -295,6 +295,10 @@ def _amends(old: tuple, posted: str, amount: int, description: str, bank_id: str
 
 
 def _reworded(old: str, new: str) -> bool:
+    """Whether one text is the other cut or extended, whatever the spaces: Chase's QFX cuts a
+    description mid-word into NAME and MEMO (`…9876 T` / `RANSACTION#`), read back with a space
+    that its CSV does not have."""
+    old, new = "".join(old.split()), "".join(new.split())
     return old.startswith(new) or new.startswith(old)
 
 
