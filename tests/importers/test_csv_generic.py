@@ -1253,3 +1253,46 @@ def test_a_card_month_with_as_many_payments_as_charges_is_still_a_card() -> None
     )
     assert [t.amount for t in result.transactions] == [-5210, 30000, -8843, 1000, 15000]
     assert result.accounts[0].type == "credit_card"
+
+
+def test_a_swedish_valuta_column_of_currency_codes_is_the_currency_not_a_date() -> None:
+    result = parse_text(
+        "Bokföringsdag;Belopp;Avsändare;Mottagare;Namn;Rubrik;Saldo;Valuta\n"  # Nordea SE's layout, a euro account
+        "2025/03/12;-234,50;;;;ICA NARA STOCKHOLM;30970,60;EUR\n"
+        "2025/03/04;25000,00;;;ACME AB;LÖN;31205,10;EUR\n"
+    )
+    assert result.accounts[0].currency == "EUR" and result.accounts[0].currency_stated
+    assert [(t.posted, t.amount) for t in result.transactions] == [(date(2025, 3, 12), -23450), (date(2025, 3, 4), 2500000)]
+    assert not any("states no currency" in w for w in result.warnings)
+
+
+def test_labels_over_their_values_above_the_header_name_the_account_and_currency() -> None:
+    postbank = parse_text(
+        "Umsätze\n"
+        "Konto;Filter;Zeitraum\n"  # a line of labels over a line of values
+        "Girokonto - DE12100100100123456789;Alle Umsätze;01.03.2025 - 15.03.2025\n"
+        "Buchungstag;Wert;Umsatzart;Begünstigter / Auftraggeber;Verwendungszweck;Betrag (€)\n"
+        "12.3.2025;12.3.2025;Lastschrift;BVG;BVG Abo;-86,00 €\n"
+    )
+    assert (postbank.accounts[0].name, postbank.accounts[0].number) == ("Girokonto …6789", "DE12100100100123456789")
+    mbank = parse_text(
+        "#Numer rachunku;\n12 1140 2004 0000 3402 1234 5678;\n;\n#Waluta;\nPLN;\n;\n"  # each label over its value
+        "#Data operacji;#Opis operacji;#Kwota;#Saldo po operacji;\n"
+        "2025-03-12;BIEDRONKA 1234 WARSZAWA;-234,50;30 970,60;\n"
+    )
+    assert (mbank.accounts[0].currency, mbank.accounts[0].number) == ("PLN", "12114020040000340212345678")
+    assert mbank.transactions[0].amount == -23450
+    paired = parse_text(  # a label and its value on one line, over the next: no labels over values
+        "Account Name,Joint Checking\nPeriod,January 2025\n\nDate,Description,Amount\n01/12/2025,REWE,-23.45\n"
+    )
+    assert paired.accounts[0].name == "Joint Checking"
+
+
+def test_norwegian_withdrawal_and_deposit_columns_are_kroner() -> None:
+    result = parse_text(
+        '"Dato";"Forklaring";"Rentedato";"Uttak fra konto";"Innskudd på konto"\n'  # DNB
+        '"12.03.2025";"Varekjøp REMA 1000 OSLO";"12.03.2025";"234,50";""\n'
+        '"04.03.2025";"Lønn ACME AS";"04.03.2025";"";"25 000,00"\n'
+    )
+    assert result.accounts[0].currency == "NOK"
+    assert [t.amount for t in result.transactions] == [-23450, 2500000]

@@ -205,6 +205,7 @@ class _Conversion:
         self._drop_text_markers()
         if layout_for is layout_from_header:
             self._merge_second_header()
+            self._currencies_named_as_dates()
         self._clean_party_columns()
 
     def _drop_text_markers(self) -> None:
@@ -234,6 +235,15 @@ class _Conversion:
         self.columns = [column[1:] for column in self.columns]
         self.lines, self.count = self.lines[1:], self.count - 1
         self.refused = {i - 1: error for i, error in self.refused.items() if i}
+
+    def _currencies_named_as_dates(self) -> None:
+        """A date column whose cells are all currency codes is the file's currency column: `Valuta`
+        is a value date in German and Dutch, the currency in Swedish (Nordea's, Swedbank's)."""
+        for index in list(self.layout.dates):
+            cells = {cell.strip() for cell in self._column(index, 200)} - {""}
+            if cells and all(map(currency_code, cells)):
+                self.layout.dates.remove(index)
+                self.layout.single.setdefault("currency", index)
 
     def _clean_party_columns(self) -> None:
         """Blank party cells that name nobody: account numbers and IBANs (Nordea writes the payer's),
@@ -456,8 +466,8 @@ class _Conversion:
         return Counter(filter(None, map(cell_currency, cells)))
 
     def _preamble_currency(self) -> str | None:
-        """`Currency:,GBP` (or `Währung;EUR`) in the lines above the header."""
-        for cells in self.preamble:
+        """`Currency:,GBP` (or `Währung;EUR`, or mBank's `#Waluta;` over `PLN;`) in the lines above the header."""
+        for cells in self._preamble_labelled:
             named = [c.strip() for c in cells if c.strip()]
             if len(named) >= 2 and (classify(named[0]) or ("",))[0] == "currency" and currency_code(named[1]):
                 return currency_code(named[1])
@@ -1144,6 +1154,21 @@ class _Conversion:
         return {key: kinds.most_common(1)[0][0] for key, kinds in stated.items()}
 
     @cached_property
+    def _preamble_labelled(self) -> list[list[str]]:
+        """The lines above the header as `label;value` lines: a line of labels over a line of their
+        values (Postbank's `Konto;Filter;Zeitraum`, mBank's `#Waluta;` over `PLN;`) becomes a line
+        per label, as most banks write them."""
+        lines: list[list[str]] = []
+        rows = iter(self.preamble)
+        for cells in rows:
+            below = next(rows, None) if _labels_line(cells) else None
+            if below is not None and _values_under(cells, below):
+                lines += [[label, value] for label, value in zip(cells, below) if label.strip()]
+                continue
+            lines += [cells] + ([below] if below is not None else [])
+        return lines
+
+    @cached_property
     def _preamble_account(self) -> tuple[str | None, str | None, bool]:
         """(name, number, is a card) of the account a line above the header names: `Account
         details for:,DBS Savings Plus Account XXX`, `Konto:;CH52 0900 0000 1234 5678 9`,
@@ -1151,18 +1176,18 @@ class _Conversion:
         `Girokonto;DE12 1203 …` and `Karte;Visa Kreditkarte;4930 **** **** 1234`. A number keeps
         each month's export (of either DKB layout) in one account and two accounts' exports apart."""
         found = []
-        for cells in self.preamble:
+        for cells in self._preamble_labelled:
             title = section_title(cells)
             if title:
                 found.append(title)
                 continue
-            label = _ACCOUNT_LABEL.fullmatch(cells[0].strip()) if len(cells) >= 2 else None
+            label = _ACCOUNT_LABEL.fullmatch(cells[0].strip().lstrip("#")) if len(cells) >= 2 else None
             texts = [" ".join(cell.split()) for cell in cells[1:3]] if label else [""]
             value = texts[0]
             if not value:
                 continue
             number = next(filter(None, map(_ACCOUNT_NUMBER.search, texts)), None)  # the next cell's, if not the value's
-            words = " ".join(value.replace(number[0], " ").replace(" / ", " ").split()) if number else value
+            words = " ".join(value.replace(number[0], " ").replace(" / ", " ").split()).strip(" -–") if number else value
             if not _WORD.search(words) and label["product"]:
                 words = label["product"]  # `Girokonto;DE12…` is named as `Kontonummer:;DE12… / Girokonto` is
             digits = re.sub(r"\D", "", number[0])[-4:] if number else ""
@@ -1172,12 +1197,36 @@ class _Conversion:
         return next((line for line in found if line[1]), found[0] if found else (None, None, False))
 
 
+def _known_label(cell: str) -> bool:
+    text = cell.strip().lstrip("#").rstrip(":").strip()
+    return bool(_ACCOUNT_LABEL.fullmatch(text)) or (classify(text) or ("",))[0] == "currency"
+
+
+def _labels_line(cells: list[str]) -> bool:
+    """Whether a line above the header may be labels over a line of values: one known label alone
+    (`#Waluta;`), or three or more names without digits or colons, one of them known
+    (`Konto;Filter;Zeitraum`); `Konto:;Girokonto` and `Account Name,Joint Checking` are a label and its value."""
+    named = [cell.strip() for cell in cells if cell.strip()]
+    if len(named) == 1:
+        return _known_label(named[0])
+    return (
+        len(named) >= 3 and not any(any(c.isdigit() for c in name) or name.endswith(":") for name in named)
+        and any(map(_known_label, named))
+    )
+
+
+def _values_under(labels: list[str], values: list[str]) -> bool:
+    """Whether `values` holds a value under each known label, and no label itself."""
+    under = [(label, values[i].strip() if i < len(values) else "") for i, label in enumerate(labels) if label.strip()]
+    return all(value for label, value in under if _known_label(label)) and not any(_known_label(value) for _, value in under)
+
+
 # Of a normalised header. Lloyds, Halifax and Bank of Scotland cards' `Date entered` beside `Date`.
 _CREDIT_CARD_HEADER = re.compile(r"\bcredit ?card\b|\bkreditkart|\bcarte de credit\b|\bcreditcard|^date entered$")
 
 
 _ACCOUNT_LABEL = re.compile(
-    r"(?:account(?:\s+(?:details\s+for|name|number|no\.?))?|konto(?:nummer|-?nr\.?)?|iban|compte|n° de compte"
+    r"(?:account(?:\s+(?:details\s+for|name|number|no\.?))?|konto(?:nummer|-?nr\.?)?|iban|compte|n° de compte|numer\s+rachunku"
     r"|rekening(?:nummer)?|(?P<product>girokonto|tagesgeld)|(?P<card>kreditkarte|karte|credit\s*card(?:\s+number)?|carte))\s*:?",
     re.I,
 )

@@ -123,12 +123,12 @@ _OTHER: dict[str, tuple[str, ...]] = {
     "debit": (
         "soll", "belastung", "ausgang", "ausgabe", "debet", "af", "sortie", "betrag soll", "ausgehend", "betrag ausgehend",
         "rechnungsbetrag ausgehend", "addebiti", "uscite", "cargo", "cargos", "lastschrift", "ut", "obciazenia", "debito", "retiros",
-        "retiro", "uttak", "ut fra konto",
+        "retiro", "uttak", "ut fra konto", "uttak fra konto",  # DNB's `Uttak fra konto`
     ),
     "credit": (
         "haben", "gutschrift", "eingang", "einnahme", "bij", "entree", "betrag haben", "credito", "eingehend",
         "betrag eingehend", "rechnungsbetrag eingehend", "accrediti", "entrate", "abono", "abonos", "inn", "uznania", "depositos",
-        "deposito", "innskudd", "inn pa konto",
+        "deposito", "innskudd", "inn pa konto", "innskudd pa konto",
     ),
     "direction": ("soll haben", "s h", "bevetel kiadas", "af bij", "debet credit", "creditdebet", "credit debet"),
     "balance": (
@@ -262,7 +262,8 @@ _CURRENCY_CODES = frozenset(  # the ISO 4217 codes bank exports commonly carry
 )
 # An amount column named in a language spoken where one currency is used (Danish `Beløb`).
 _LANGUAGE_CURRENCY = {
-    "belob": "DKK", "belop": "NOK", "uttak": "NOK", "innskudd": "NOK", "ut fra konto": "NOK", "inn pa konto": "NOK", "belopp": "SEK", "kwota": "PLN", "castka": "CZK",
+    "belob": "DKK", "belop": "NOK", "uttak": "NOK", "innskudd": "NOK", "ut fra konto": "NOK", "inn pa konto": "NOK",
+    "uttak fra konto": "NOK", "innskudd pa konto": "NOK", "belopp": "SEK", "kwota": "PLN", "castka": "CZK",
     "zauctovana castka": "CZK",
     # Japanese words Chinese does not write (`金額` it does): yen
     **dict.fromkeys(("入出金", "残高", "差引残高", "取引後残高", "支払い金額", "預かり金額", "お引出し", "お預入れ", "利用金額"), "JPY"),
