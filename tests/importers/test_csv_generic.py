@@ -1296,3 +1296,20 @@ def test_norwegian_withdrawal_and_deposit_columns_are_kroner() -> None:
     )
     assert result.accounts[0].currency == "NOK"
     assert [t.amount for t in result.transactions] == [-23450, 2500000]
+
+
+def test_a_running_balance_per_currency_makes_an_account_per_currency() -> None:
+    result = GENERIC.parse(
+        '"TransferWise ID",Date,Amount,Currency,Description,"Running Balance"\n'  # Wise's statement of all balances
+        'CARD-1001,14-03-2025,-12.00,GBP,"Card transaction of 12.00 GBP issued by Pret LONDON",73.20\n'
+        'CARD-1000,12-03-2025,-23.45,EUR,"Card transaction of 23.45 EUR issued by Lidl BERLIN",876.55\n'
+        'BALANCE-999,10-03-2025,85.20,GBP,"Converted 100.00 EUR to 85.20 GBP",85.20\n'
+        'BALANCE-999,10-03-2025,-100.00,EUR,"Converted 100.00 EUR to 85.20 GBP",900.00\n'
+        'TRANSFER-555,04-03-2025,1000.00,EUR,"Received money from ACME GMBH",1000.00\n',
+        "wise_all.csv",
+    )
+    accounts = {a.key: (a.name, a.number, a.currency) for a in result.accounts}
+    assert accounts == {"GBP": ("wise all GBP", None, "GBP"), "EUR": ("wise all EUR", None, "EUR")}
+    assert [(t.account_key, t.amount) for t in result.transactions] == [
+        ("GBP", -1200), ("EUR", -2345), ("GBP", 8520), ("EUR", -10000), ("EUR", 100000),
+    ]

@@ -194,6 +194,7 @@ class _Conversion:
         self.sections: list[tuple[int, int | None, int, str | None]] = []  # per titled table, see `titled_tables`
         self.warnings: list[str] = []  # what the reading had to decide that the user should know
         self.sign_reading: str | None = None  # see ParseResult.sign_reading
+        self.per_currency = False  # the rows' currencies are the accounts (no account column)
         # Only a file with a 64 KB stretch free of line breaks can hold a row that long (give or take
         # quoted line breaks, which the 4 KB description check still catches); most files skip the check.
         self.check_sizes = has_long_line(text, MAX_ROW_CHARS)
@@ -632,6 +633,11 @@ class _Conversion:
                 # A file's own-account column is filled on every row; one left blank on some (card
                 # payments) holds the counterparty's account number (DKB's "Kontonummer" next to "BLZ").
                 del parsed["account_key"]
+        if "account_key" not in parsed and "balance" in single and row_currencies is not None and len(set(row_currencies)) > 1:
+            # A running balance per currency (Wise's statement of all balances, PayPal's): each
+            # currency is a balance of its own, an account per currency.
+            parsed["account_key"] = [code or currency for code in row_currencies]
+            self.per_currency = True
         if "account_key" in parsed and self.layout.account_is_name and not self.layout.ledger_accounts and row_currencies is not None:
             # A product held in several currencies is an account per currency (Revolut's Current in
             # EUR and in USD), named the same whichever of them a file holds; a ledger's names are whole.
@@ -1127,7 +1133,9 @@ class _Conversion:
             # A value with words is a name (`Chase Sapphire - Ending in 1234`), not an account number.
             named = self.layout.account_is_name or (_WORD.search(key) and not _IBAN.fullmatch(key.replace(" ", "")))
             name, number = (key, None) if named else (None, key)
-            if info.name:
+            if self.per_currency:
+                name, number = f"{info.name or self._preamble_account[0] or name_from_file(self.source)} {key}", None
+            elif info.name:
                 name = f"{info.name} {key}" if self.layout.account_is_name or len(seen) > 1 else info.name
             accounts.append(ParsedAccount(key, name, self._stated_types.get(key, kind), info.institution, number, own, not self.currency_guessed))
         return accounts
