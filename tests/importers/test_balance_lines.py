@@ -57,3 +57,27 @@ def test_a_purchase_with_forward_words_in_its_text_is_a_purchase(tmp_path: Path)
         ("CARRIED FORWARD LOGISTICS LTD", -4250), ("B/F FITNESS CLUB MUMBAI", -2000), ("TESCO BALANCE B/F VOUCHER", -300),
     ]
     assert result.warnings == ["line 2: skipped 'Balance brought forward' (a balance line)"]
+
+
+BOFA_SUMMARY = (
+    "Description,,Summary Amt.\n"
+    'Beginning balance as of 01/01/2025,,"1,000.00"\n'
+    'Total credits,,"3,500.00"\n'
+    'Total debits,,"-2,345.67"\n'
+    'Ending balance as of 01/31/2025,,"2,154.33"\n'
+    "\n"
+    "Date,Description,Amount,Running Bal.\n"
+    '01/01/2025,Beginning balance as of 01/01/2025,,"1,000.00"\n'
+    '01/02/2025,"ACME CORP DES:PAYROLL PPD","3,500.00","4,500.00"\n'
+    '01/05/2025,"NETFLIX.COM DES:NETFLIX.C WEB","-15.49","4,484.51"\n'
+    '01/10/2025,"Online Banking transfer to SAV 5678","-2,000.00","2,484.51"\n'
+)
+
+
+def test_a_statement_summary_beside_a_running_balance_tells_a_file_that_lacks_rows(tmp_path: Path) -> None:
+    """Bank of America's summary above its table: the running balance agrees with itself when the
+    last rows are cut off, the summary's ending balance does not."""
+    whole = BOFA_SUMMARY + '01/20/2025,"PGANDE WEB ONLINE","-330.18","2,154.33"\n'
+    assert parse_written(tmp_path, whole).warnings == []
+    cut = parse_written(tmp_path, BOFA_SUMMARY)
+    assert cut.warnings == ["the rows add up to 1484.51, but the statement's balance goes from 1000.00 to 2154.33"]

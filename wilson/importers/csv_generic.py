@@ -645,17 +645,19 @@ class _Conversion:
         rows = ParsedRows(parsed, count).take(kept)
         result.transactions = rows
         result.accounts = self._accounts(rows, currency)
-        if (self.preamble or self.balance_rows) and "balance" not in single and len(result.accounts) == 1 and not rows.has("currency"):
-            self._stated_balance(result, rows, seps.get("amount") or seps.get("debit") or ".", date_cols, currency)
+        if (self.preamble or self.balance_rows) and len(result.accounts) == 1 and not rows.has("currency"):
+            self._stated_balance(result, rows, seps.get("amount") or seps.get("debit") or ".", date_cols, currency, "balance" in single)
         result.errors.sort(key=lambda e: e.line)
         return result
 
     def _stated_balance(
-        self, result: ParseResult, rows: ParsedRows, sep: str, date_cols: list[tuple[int, DateColumn]], currency: str
+        self, result: ParseResult, rows: ParsedRows, sep: str, date_cols: list[tuple[int, DateColumn]], currency: str,
+        running: bool,
     ) -> None:
         """The balance the lines above the table, or its balance lines, state (see `csv_statement`)
-        is the account's, when no running balance gives one; a card's `Current balance` is what is
-        owed, of no sure sign."""
+        is the account's, when no `running` balance gives one; a card's `Current balance` is what is
+        owed, of no sure sign. Beside a running balance, a statement's opening and closing balance
+        (Bank of America's summary above its table) still tell a file that lacks rows."""
         account = result.accounts[0]
         if "credit_card" in (account.type, type_named(account.name or "")):  # `Nationwide Credit Card ****1234`
             return
@@ -663,7 +665,8 @@ class _Conversion:
         stated = stated_balances(lines, sep, currency, date_cols[0][1].parse if date_cols else lambda text: None)
         if stated.closing is None:
             return
-        account.balance, account.balance_date = stated.closing, stated.as_of
+        if not running:
+            account.balance, account.balance_date = stated.closing, stated.as_of
         if result.skipped_pending:  # left out, though the closing balance may count them (comdirect's `offen`)
             return
         held = rows.column("pending") if rows.has("pending") else [False] * len(rows)
