@@ -80,4 +80,6 @@ def test_a_statement_summary_beside_a_running_balance_tells_a_file_that_lacks_ro
     whole = BOFA_SUMMARY + '01/20/2025,"PGANDE WEB ONLINE","-330.18","2,154.33"\n'
     assert parse_written(tmp_path, whole).warnings == []
     cut = parse_written(tmp_path, BOFA_SUMMARY)
-    assert cut.warnings == ["the rows add up to 1484.51, but the statement's balance goes from 1000.00 to 2154.33"]
+    assert cut.warnings == [
+        "the statement's closing balance is 2154.33, but the running balance on its last row, 2025-01-10, is 2484.51: rows may be missing"
+    ]

@@ -1537,6 +1537,17 @@ def test_a_file_named_for_a_card_opens_a_card_and_is_read_the_same_way_again(tmp
         assert import_file(ledger, amex).format == "generic_csv" and kept.added == 3
         assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 3
 
+
+def test_a_one_row_download_into_a_card_is_a_charge_and_into_a_bank_account_money_in(tmp_path: Path) -> None:
+    """One or two positive rows say nothing of how a file signs them: the account they go into does."""
+    with Ledger() as ledger:
+        card = import_file(ledger, write(tmp_path, "visa.csv", "03/12/2025,LOBLAWS #1234 TORONTO ON,23.45\n", "Date,Description,Amount\n"))
+        assert (card.format, card.accounts) == ("card_csv", ["visa"])
+        bank = import_file(ledger, write(tmp_path, "checking.csv", "03/13/2025,ACME PAYROLL,2500.00\n", "Date,Description,Amount\n"))
+        assert (bank.format, bank.accounts) == ("generic_csv", ["checking"])
+        assert [r["amount"] for r in rows(ledger)] == [-2345, 250000]
+
+
 def test_a_conversion_inside_one_multi_currency_account_links_its_legs(tmp_path: Path) -> None:
     """Wise keeps every currency in one account: a conversion's two legs are there, linked."""
     wise = write(tmp_path, "transaction-history.csv", (

@@ -28,7 +28,7 @@ from wilson.importers.csv_money import (
 )
 from wilson.importers.csv_read import has_long_line, read_records, uniform_columns
 from wilson.importers.csv_sections import joined_sections, section_title, titled_tables
-from wilson.importers.csv_statement import disagreement, stated_balances
+from wilson.importers.csv_statement import disagreement, running_disagreement, stated_balances
 from wilson.importers.dates import DAY_NUMBER, DMY, DateColumn, infer_date_format
 from wilson.importers.model import (
     ACCOUNT_TYPES, CARD_NAME, ImportRefused, ParsedAccount, ParsedRows, ParseResult, ParsedSplit, RowError, name_from_file, payee_of,
@@ -41,7 +41,7 @@ MAX_DESCRIPTION_CHARS = 4 * 1024
 MAX_LINES_NAMED = 5  # in a warning about rows, the first few lines
 
 CARD_POSITIVE_SHARE = 0.5  # of a file's rows at least this many positive before its payments are checked (refunds are negative too)
-UNSURE_SIGNS_SHARE, UNSURE_SIGNS_MIN = 0.8, 3  # this many rows positive, and no payment: a card's charges or money in?
+UNSURE_SIGNS_SHARE, UNSURE_SIGNS_MIN = 0.8, 3  # this many rows positive, and no payment: a card's charges or money in? (warned)
 _MONEY_IN = re.compile(
     r"deposit|interest|dividend|payroll|salary|direct dep|transfer|xfer|zelle|venmo|refund|reversal|cash ?back|rebate|"
     r"gehalt|lohn|zinsen|gutschrift|einzahlung|[uü]berweisung|salaire|virement|int[ée]r[eê]ts",
@@ -656,8 +656,8 @@ class _Conversion:
     ) -> None:
         """The balance the lines above the table, or its balance lines, state (see `csv_statement`)
         is the account's, when no `running` balance gives one; a card's `Current balance` is what is
-        owed, of no sure sign. Beside a running balance, a statement's opening and closing balance
-        (Bank of America's summary above its table) still tell a file that lacks rows."""
+        owed, of no sure sign. Beside a running balance, a statement's closing balance (Bank of
+        America's summary above its table) still tells a file that lacks rows."""
         account = result.accounts[0]
         if "credit_card" in (account.type, type_named(account.name or "")):  # `Nationwide Credit Card ****1234`
             return
@@ -665,13 +665,15 @@ class _Conversion:
         stated = stated_balances(lines, sep, currency, date_cols[0][1].parse if date_cols else lambda text: None)
         if stated.closing is None:
             return
-        if not running:
-            account.balance, account.balance_date = stated.closing, stated.as_of
-        if result.skipped_pending:  # left out, though the closing balance may count them (comdirect's `offen`)
-            return
         held = rows.column("pending") if rows.has("pending") else [False] * len(rows)
-        amounts = rows.column("amount")
-        warning = disagreement(stated, compress(amounts, map(not_, held)), compress(amounts, held), currency)
+        if running:
+            warning = running_disagreement(stated, compress(zip(rows.column("posted"), rows.column("balance")), map(not_, held)), currency)
+        elif result.skipped_pending:  # left out, though the closing balance may count them (comdirect's `offen`)
+            warning = None
+        else:
+            account.balance, account.balance_date = stated.closing, stated.as_of
+            amounts = rows.column("amount")
+            warning = disagreement(stated, compress(amounts, map(not_, held)), compress(amounts, held), currency)
         if warning:
             result.warnings.append(warning)
 
@@ -841,12 +843,13 @@ class _Conversion:
             self.card = "a card's file whose charges are written positive and its payments negative: read as a card statement"
         elif not payments and self._credit_card_columns:
             self.card = "a card's columns, with its charges written positive: read as a card statement"
-        elif not payments and len(signed) >= UNSURE_SIGNS_MIN and self._mostly_unexplained_inflows(amounts, descriptions):
-            self.sign_reading = "unsure"
-            self.warnings.append(
-                "most amounts are positive and no card payment shows how the file signs them: read as money in;"
-                " if they are a card's charges (Amex's Date,Description,Amount download), undo and import with --format card_csv"
-            )
+        elif not payments and self._mostly_unexplained_inflows(amounts, descriptions):
+            self.sign_reading = "unsure"  # the account they go into may tell (a credit card's: charges)
+            if len(signed) >= UNSURE_SIGNS_MIN:  # one or two deposits say too little to warn of
+                self.warnings.append(
+                    "most amounts are positive and no card payment shows how the file signs them: read as money in;"
+                    " if they are a card's charges (Amex's Date,Description,Amount download), undo and import with --format card_csv"
+                )
         return bool(self.card)
 
     @staticmethod

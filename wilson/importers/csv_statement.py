@@ -97,3 +97,23 @@ def disagreement(stated: StatedBalances, booked: Iterable[int], held: Iterable[i
         f"the rows add up to {format_minor(total, currency)}, but the statement's balance goes from"
         f" {format_minor(stated.opening, currency)} to {format_minor(stated.closing, currency)}"
     )
+
+
+def running_disagreement(stated: StatedBalances, booked: Iterable[tuple[date, int | None]], currency: str) -> str | None:
+    """A warning when the running balance of the booked rows (day, balance) does not reach the
+    statement's closing balance on its last day up to the closing date: a running balance agrees
+    with itself when the last rows are cut off, and statements joined end to end each close on their own day."""
+    days: dict[date, set[int]] = {}
+    for day, balance in booked:
+        if balance is not None and (stated.as_of is None or day <= stated.as_of):
+            days.setdefault(day, set()).add(balance)
+    if stated.closing is None or not days:
+        return None
+    last = max(days)
+    if stated.closing in days[last]:
+        return None
+    ran = ", ".join(format_minor(balance, currency) for balance in sorted(days[last]))
+    return (
+        f"the statement's closing balance is {format_minor(stated.closing, currency)}, but the running balance"
+        f" on its last row, {last.isoformat()}, is {ran}: rows may be missing"
+    )
