@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from pathlib import Path
 
@@ -236,6 +237,56 @@ def test_overlapping_statements_of_one_account_give_each_row_once() -> None:
     result = parse("written/two_statements_overlap.ofx")  # two date ranges of one account, three rows in both
     assert len(result.accounts) == 1 and len(result.transactions) == 5
     assert len({t.bank_id for t in result.transactions}) == 5
+    assert result.warnings == ["3 row(s) repeated by overlapping statements of one account were read once"]
+
+
+OVERLAP = "written/ofx_overlap_no_fitid.ofx"  # statements of 1-31 March and 6 March-10 April of one account
+_COFFEE = "<STMTTRN><TRNTYPE>POS</TRNTYPE><DTPOSTED>20250312</DTPOSTED><TRNAMT>-5.75</TRNAMT><FITID></FITID><NAME>BLUE BOTTLE COFFEE</NAME></STMTTRN>\n"
+_ATM = "<STMTTRN><TRNTYPE>ATM</TRNTYPE><DTPOSTED>20250303</DTPOSTED><TRNAMT>-40.00</TRNAMT><FITID></FITID><NAME>ATM WITHDRAWAL</NAME></STMTTRN>\n"
+
+
+def rows_of(result: ParseResult) -> list[tuple[date, int, str | None, str]]:
+    return [(t.posted, t.amount, t.bank_id, t.description) for t in result.transactions]
+
+
+def test_a_row_without_fitid_that_overlapping_statements_both_list_is_read_once() -> None:
+    result = parse(OVERLAP)  # the DEPOSIT of 10 March, `<FITID></FITID>` in both; NETFLIX with FITID 2 in both
+    assert rows_of(result).count((date(2025, 3, 10), 100000, None, "DEPOSIT")) == 1
+    assert rows_of(result).count((date(2025, 3, 6), -1999, "2", "NETFLIX.COM")) == 1
+    assert len(result.transactions) == 7
+    assert result.warnings == ["3 row(s) repeated by overlapping statements of one account were read once"]
+    with Ledger() as ledger:
+        assert import_file(ledger, FIXTURES / OVERLAP).added == 7
+        assert ledger.scalar("SELECT COUNT(*) FROM transactions WHERE amount = 100000") == 1
+
+
+def test_identical_rows_without_fitid_are_kept_as_often_as_the_statement_listing_them_more_often() -> None:
+    """Two $5.75 coffees of 12 March in one statement, one in the other: two coffees, not one or three."""
+    coffee = (date(2025, 3, 12), -575, None, "BLUE BOTTLE COFFEE")
+    assert rows_of(parse(OVERLAP)).count(coffee) == 2
+    text = read_text(FIXTURES / OVERLAP)
+    second = text.index("<DTSTART>20250306")
+    relisted = text[:second].replace(_COFFEE, "", 1) + text[second:].replace(_COFFEE.replace("<FITID></FITID>", ""), _COFFEE * 2)
+    assert relisted.count(_COFFEE) == 3
+    result = OFX.parse(relisted, "later_twice.ofx")  # now the first lists it once and the second twice
+    assert rows_of(result).count(coffee) == 2
+    assert result.warnings == ["3 row(s) repeated by overlapping statements of one account were read once"]
+
+
+def test_a_row_without_fitid_is_a_repeat_only_on_a_day_an_earlier_statement_covers() -> None:
+    assert (date(2025, 4, 5), -7700, None, "COSTCO") in rows_of(parse(OVERLAP))  # after the first statement's end
+    text = read_text(FIXTURES / OVERLAP)
+    second = text.index("<DTSTART>20250306")
+    earlier = text[:second] + text[second:].replace("</BANKTRANLIST>", _ATM + "</BANKTRANLIST>", 1)
+    result = OFX.parse(earlier, "before_its_start.ofx")  # the second lists 3 March, before its own DTSTART of 6 March
+    assert rows_of(result).count((date(2025, 3, 3), -4000, None, "ATM WITHDRAWAL")) == 1  # a day the first covers
+    assert result.warnings == ["4 row(s) repeated by overlapping statements of one account were read once"]
+
+
+def test_statements_without_a_range_cover_their_rows_first_to_last_day() -> None:
+    text = re.sub(r"<DTSTART>\d+</DTSTART><DTEND>\d+</DTEND>", "", read_text(FIXTURES / OVERLAP))
+    result = OFX.parse(text, "no_range.ofx")  # 3-12 March and 6 March-5 April
+    assert rows_of(result) == rows_of(parse(OVERLAP))
     assert result.warnings == ["3 row(s) repeated by overlapping statements of one account were read once"]
 
 

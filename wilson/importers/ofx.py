@@ -13,6 +13,8 @@ from __future__ import annotations
 import html
 import re
 from bisect import bisect_right
+from collections import Counter
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_EVEN, Decimal
 from functools import lru_cache
@@ -207,13 +209,43 @@ def _converted(value: Decimal, currency: str) -> int:
     return int(value.scaleb(exponent(currency)).quantize(Decimal(1), ROUND_HALF_EVEN))
 
 
+@dataclass
+class _Seen:
+    """The rows the statements of one account read so far gave, and the days those statements
+    cover: a later statement of the same account repeats some of them when the ranges overlap."""
+
+    with_id: set[tuple] = field(default_factory=set)  # (FITID, date, amount, text)
+    without_id: Counter[tuple[date, int, str]] = field(default_factory=Counter)  # (date, amount, text): how often kept
+    periods: list[tuple[date, date]] = field(default_factory=list)
+
+    def covers(self, day: date) -> bool:
+        """Whether an earlier statement answers for `day`: only there can a row without a FITID be a repeat."""
+        return any(start <= day <= end for start, end in self.periods)
+
+
+def _bound(listed: _Node | None, tag: str) -> date | None:
+    """DTSTART or DTEND of a transaction list; None when it is missing or unreadable."""
+    try:
+        return _date(listed.value(tag)) if listed is not None and listed.value(tag) else None
+    except ValueError:
+        return None
+
+
+def _period(statement: _Node, days: list[date]) -> tuple[date, date] | None:
+    """The days a statement answers for: its DTSTART to DTEND, its first or last row's date
+    standing in for one it leaves out. Only on these days can another statement repeat its rows."""
+    listed = statement.child("BANKTRANLIST") or statement.child("INVTRANLIST")
+    start, end = _bound(listed, "DTSTART") or min(days, default=None), _bound(listed, "DTEND") or max(days, default=None)
+    return (start, end) if start and end else None
+
+
 class _OfxParser:
     def __init__(self, text: str, source: str, currency: str | None = None):
         self.text, self.source, self.currency = _flatten_special(text), source, currency
         self.newlines = [m.start() for m in re.finditer("\n", text)]
         self.result = ParseResult(format="ofx", transactions=[], accounts=[])
         self.cut_row = False  # a transaction was cut short by the end of the file
-        self.seen: dict[str, set[tuple]] = {}  # per account: rows of the statements read so far
+        self.seen: dict[str, _Seen] = {}  # per account: rows and days of the statements read so far
         self.repeated = 0  # rows an earlier statement of the same account already gave
         self.rounded: list[int] = []  # lines of amounts written finer than their currency's minor unit
         self.balance_statement: dict[str, _Node] = {}  # per account: the statement its balance is from
@@ -327,10 +359,7 @@ class _OfxParser:
 
     def transactions(self, statement: _Node, account: ParsedAccount) -> None:
         """The statement's rows, less those an earlier statement of the same account in this file
-        already gave (a download of overlapping ranges): same FITID, date, amount and text. Within
-        one statement a repeated FITID is kept; banks reuse them for a purchase and its fee."""
-        earlier = self.seen.setdefault(account.key, set())
-        here = set()
+        already gave (a download of overlapping ranges)."""
         kinds: list[tuple[ParsedTransaction, str]] = []
         for trn in statement.find_all(_TRANSACTION):
             line = self.line(trn.pos)
@@ -339,16 +368,10 @@ class _OfxParser:
                 self.result.errors.append(RowError(line, "the file ends inside this transaction (truncated file?)"))
                 continue
             row = self.transaction(trn, account, line)
-            if row is None:
-                continue
-            key = (row.bank_id, row.posted, row.amount, row.description)
-            if row.bank_id and key in earlier:
-                self.repeated += 1
-                continue
-            here.add(key)
-            self.result.transactions.append(row)
-            kinds.append((row, (trn.value("TRNTYPE") or "").upper()))
-        earlier |= here
+            if row is not None:
+                kinds.append((row, (trn.value("TRNTYPE") or "").upper()))
+        kinds = self.not_repeated(statement, account, kinds)
+        self.result.transactions.extend(row for row, _ in kinds)
         self.sign_unsigned(statement, kinds)
         self.sign_inverted(statement, kinds, account)
         for trn in statement.find_all(_PENDING_TRANSACTION):
@@ -356,6 +379,36 @@ class _OfxParser:
             if row is not None:
                 row.pending = True  # kept flagged, never counted, replaced when its posted row comes
                 self.result.transactions.append(row)
+
+    def not_repeated(
+        self, statement: _Node, account: ParsedAccount, kinds: list[tuple[ParsedTransaction, str]]
+    ) -> list[tuple[ParsedTransaction, str]]:
+        """The rows an earlier statement of the account did not give. A row with a FITID repeats one
+        with the same FITID, date, amount and text; within one statement a repeated FITID is kept,
+        banks reuse them for a purchase and its fee. Without a FITID, as the ledger treats two
+        overlapping downloads: on a day an earlier statement covers too, rows with the same date,
+        amount and text are the same rows, each kept as often as the statement listing it more often lists it,
+        so two $5.75 coffees of one day both stay however many statements list them."""
+        seen = self.seen.setdefault(account.key, _Seen())
+        period = _period(statement, [row.posted for row, _ in kinds])
+        listed: Counter[tuple[date, int, str]] = Counter()  # this statement's rows without a FITID so far
+        kept: list[tuple[ParsedTransaction, str]] = []
+        for row, kind in kinds:
+            key = (row.posted, row.amount, row.description)
+            if row.bank_id:
+                repeat = (row.bank_id, *key) in seen.with_id
+            else:
+                listed[key] += 1
+                repeat = seen.covers(row.posted) and listed[key] <= seen.without_id[key]
+            if repeat:
+                self.repeated += 1
+            else:
+                kept.append((row, kind))
+        seen.with_id.update((row.bank_id, row.posted, row.amount, row.description) for row, _ in kinds if row.bank_id)
+        seen.without_id.update((row.posted, row.amount, row.description) for row, _ in kept if not row.bank_id)
+        if period is not None:
+            seen.periods.append(period)
+        return kept
 
     def sign_unsigned(self, statement: _Node, kinds: list[tuple[ParsedTransaction, str]]) -> None:
         """A statement that writes no amount negative but types rows as only ever outflows (DEBIT,
