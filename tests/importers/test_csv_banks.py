@@ -29,6 +29,7 @@ from parsed_fixtures import FIXTURES, parse_fixture as parse, read_text
         ("csv2ofx/schwab-checking.csv", "schwab_checking"),
         ("csv2ofx/schwab-checking-baltest-case1.csv", "schwab_checking"),
         ("written/revolut.csv", "revolut"),
+        ("written/revolut_de_statement.csv", "revolut"),
     ],
 )
 def test_dialect_outscores_generic(name: str, dialect: str) -> None:
@@ -124,6 +125,45 @@ def test_amex_negates_charges_and_reads_multiline_fields() -> None:
     assert txs[2].posted == date(2025, 1, 10)
     account = result.accounts[0]
     assert (account.name, account.type, account.institution) == ("Amex", "credit_card", "American Express")
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        (  # `Foreign Spend Amount: 396.00 UNITED KINGDOM POUND STERLING`, glued to the line before it
+            "written/amex_foreign_gbp.csv", [(-50086, -39600, "GBP"), (25000, None, None), (-4217, None, None)],
+        ),
+        (  # `Foreign Spend Amount: 1,000.00 EUR`, in the layout with Card Member and Account #
+            "written/amex_foreign_eur.csv",
+            [(-2345, None, None), (50000, None, None), (-110850, -100000, "EUR"), (1599, None, None), (-575, None, None), (-575, None, None)],
+        ),
+    ],
+)
+def test_amex_foreign_charges_keep_their_original_amount_and_currency(name: str, expected: list[tuple]) -> None:
+    result = parse(name, "amex")
+    assert [(t.amount, t.original_amount, t.original_currency) for t in result.transactions] == expected
+
+
+def test_amex_foreign_spend_in_named_currencies_is_exact_in_their_minor_units() -> None:
+    """Amex names the currency (`JAPANESE YEN`: no decimals) or writes its code; a refund's original
+    is an inflow as the refund is, and a name Wilson does not know leaves the row without one."""
+    head = (
+        "Date,Description,Amount,Extended Details,Appears On Your Statement As,Address,City/State,Zip Code,Country,Reference,Category\n"
+    )
+    rows = [
+        ("3,200 JAPANESE YEN", "21.40"), ("1,234.50 MEXICAN PESO", "72.31"), ("45.00 SWISS FRANC", "51.02"),
+        ("88.20 EURO", "-95.11"), ("60.00 CANADIAN DOLLAR", "44.10"), ("500,000 VIETNAMESE DONG", "19.60"),
+    ]
+    text = head + "".join(
+        f'03/1{n}/2025,SHOP {n},"{amount}","Foreign Spend Amount: {spend} Commission Amount: 0.00 Currency Exchange Rate: null\nSHOP",'
+        f"SHOP {n},,,,,'3202507{n}',Shopping\n"
+        for n, (spend, amount) in enumerate(rows)
+    )
+    assert choose_format(text, "activity.csv").name == "amex"
+    result = _chosen(text)
+    assert [(t.original_amount, t.original_currency) for t in result.transactions] == [
+        (-3200, "JPY"), (-123450, "MXN"), (-4500, "CHF"), (8820, "EUR"), (-6000, "CAD"), (None, None),
+    ]
 
 
 def test_bofa_checking_skips_summary_block_and_balance_row() -> None:
@@ -235,6 +275,33 @@ def test_revolut_names_an_account_per_product_and_currency_whatever_the_file_hol
     alone, mixed = (revolut.parse(path.read_text(), str(path)) for path in (usd, both))
     assert [a.name for a in alone.accounts] == ["Revolut Current USD"]
     assert [(a.name, a.currency) for a in mixed.accounts] == [("Revolut Current EUR", "EUR"), ("Revolut Current USD", "USD")]
+
+
+def test_revolut_in_german_reads_as_in_english() -> None:
+    result = parse("written/revolut_de_statement.csv", "revolut")
+    assert result.skipped_reverted == 2  # RÜCKGÄNGIG GEMACHT and ABGELEHNT never booked
+    assert [(t.posted, t.amount, t.pending, t.balance) for t in result.transactions] == [
+        (date(2025, 3, 2), -2345, False, 97655),  # Abschlussdatum, not Startdatum
+        (date(2025, 3, 3), 50000, False, 147655),
+        (date(2025, 3, 5), -1230, True, None),  # AUSSTEHEND: the Startdatum, kept flagged
+    ]
+    assert [(a.key, a.name, a.currency) for a in result.accounts] == [("Aktuell EUR", "Revolut Aktuell EUR", "EUR")]
+
+
+def test_revolut_in_german_books_every_row_as_the_english_file_does() -> None:
+    """The English fixture with the German header and states: fees, pending and reverted rows,
+    dates and an account per product and currency all come out the same."""
+    english = read_text(FIXTURES / "written/revolut.csv")
+    german = english.replace(
+        english.split("\n", 1)[0], "Typ,Produkt,Startdatum,Abschlussdatum,Beschreibung,Betrag,Gebühr,Währung,Status,Saldo"
+    )
+    for state, zustand in (("COMPLETED", "ABGESCHLOSSEN"), ("PENDING", "AUSSTEHEND"), ("REVERTED", "RÜCKGÄNGIG GEMACHT"),
+                           ("DECLINED", "ABGELEHNT")):
+        german = german.replace(f",{state},", f",{zustand},")
+    assert choose_format(german, "konto.csv").name == "revolut"
+    read = [choose_format(text, "konto.csv").parse(text, "konto.csv") for text in (english, german)]
+    assert list(read[1].transactions) == list(read[0].transactions)
+    assert read[1].accounts == read[0].accounts and read[1].skipped_reverted == read[0].skipped_reverted == 2
 
 
 def test_dialect_parse_never_raises_on_a_truncated_file() -> None:

@@ -9,12 +9,15 @@ account and what kind it is.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from wilson.importers.csv_generic import AccountInfo, Options, parse_table, read_by_header_names
+from wilson.importers.csv_headers import currency_code
 from wilson.importers.csv_layout import Layout, head_of, layout_from_roles, sniff
-from wilson.importers.model import ParseResult
+from wilson.importers.model import ParsedRows, ParseResult
+from wilson.money import AmountError, parse_amount, to_minor
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,8 @@ class Dialect:
     file_product: re.Pattern[str] | None = None  # the product and its number in the bank's file names
     edited: bool = False  # a file people edit in a spreadsheet: its columns in any order, saved with `;` or tabs
     home_currency: str | None = None  # a US bank's files state no currency: they are in dollars all the same
+    # A foreign row's original (amount, currency) read from its notes, for a bank that writes it there.
+    original_in_notes: Callable[[str], tuple[int, str] | None] | None = None
 
     def detect(self, text: str) -> int:
         head_text = head_of(text)
@@ -46,6 +51,10 @@ class Dialect:
         return 95 if found[1] else 85
 
     def parse(self, text: str, source: str, currency: str | None = None) -> ParseResult:
+        result, read = self._read(text, source, currency), self.original_in_notes
+        return _with_originals(result, read) if read else result
+
+    def _read(self, text: str, source: str, currency: str | None) -> ParseResult:
         options = Options(self.name, self._account_for(source), self.negate, self.day_first, currency or self.home_currency)
         if self.row_shape is not None:
             return parse_table(text, source, ",", None, self._layout, options)
@@ -85,6 +94,31 @@ class Dialect:
         return layout_from_roles(header, roles, booked_first=True)  # each dialect lists its posting date first
 
 
+def _with_originals(result: ParseResult, read: Callable[[str], tuple[int, str] | None]) -> ParseResult:
+    """`result` with the original amount and currency its rows' notes state (as `read` finds
+    them), signed like each row's amount: a charge of 396.00 pounds is -39600 pence. A note in the
+    account's own currency states no foreign amount; one that can't be read leaves the row as it was."""
+    rows = ParsedRows.of(result.transactions)
+    if not rows.has("notes") or not result.accounts:
+        return result
+    home = result.accounts[0].currency
+    found = [read(note) if note else None for note in rows.column("notes")]
+    originals = list(map(_signed_original, found, rows.column("amount"), [own or home for own in rows.column("currency")]))
+    if not any(code for _, code in originals):
+        return result
+    columns = {**rows.columns, "original_amount": [v for v, _ in originals], "original_currency": [c for _, c in originals]}
+    return replace(result, transactions=ParsedRows(columns, len(rows)))
+
+
+def _signed_original(found: tuple[int, str] | None, amount: int, currency: str) -> tuple[int | None, str | None]:
+    """A row's original (amount, currency), signed like the row's amount since banks write it
+    unsigned; none when it is in the row's own currency, which is no foreign amount."""
+    if found is None or found[1] == currency:
+        return None, None
+    value, code = found
+    return (-value if amount < 0 else value), code
+
+
 _CHASE_FILE = re.compile(r"Chase(\d{4})_Activity", re.IGNORECASE)
 _WELLS_FARGO_FILE = re.compile(r"(Checking|Savings|CreditCard)(\d+)\b", re.IGNORECASE)  # `Checking1.csv`, `CreditCard3.csv`
 _PRODUCT_TYPES = {"checking": "checking", "savings": "savings", "creditcard": "credit_card"}
@@ -92,6 +126,60 @@ _PRODUCT_TYPES = {"checking": "checking", "savings": "savings", "creditcard": "c
 
 def _card(name: str, institution: str) -> AccountInfo:
     return AccountInfo(name, "credit_card", institution)
+
+
+def _in_languages(
+    header: tuple[str, ...], roles: dict[str | int, str], *translations: tuple[str, ...]
+) -> tuple[tuple[tuple[str, ...], ...], dict[str | int, str]]:
+    """The headers and roles of a bank that writes its header in the app's language: each
+    translation names `header`'s columns in its order, so a file in any language reads as the
+    first does (and its dates keep their order of preference in `roles`)."""
+    names = [dict(zip(header, words, strict=True)) for words in translations]
+    translated = {named[name]: role for named in names for name, role in roles.items() if name in named}
+    return (header, *translations), {**roles, **translated}
+
+
+# Amex writes a foreign charge's original in its Extended Details, unsigned and with the currency's
+# name or code: `Foreign Spend Amount: 396.00 UNITED KINGDOM POUND STERLING Commission Amount: …`.
+_FOREIGN_SPEND = "Foreign Spend Amount:"
+_FOREIGN_SPEND_AMOUNT = re.compile(re.escape(_FOREIGN_SPEND) + r"\s*(\d[\d,]*(?:\.\d+)?)\s+([A-Za-z][A-Za-z ]*)")
+# The names Amex gives currencies (codes and `EURO` are `currency_code`'s).
+_AMEX_CURRENCY_NAMES = {
+    "UNITED KINGDOM POUND STERLING": "GBP", "POUND STERLING": "GBP", "JAPANESE YEN": "JPY", "CANADIAN DOLLAR": "CAD",
+    "MEXICAN PESO": "MXN", "SWISS FRANC": "CHF", "AUSTRALIAN DOLLAR": "AUD", "NEW ZEALAND DOLLAR": "NZD",
+    "HONG KONG DOLLAR": "HKD", "SINGAPORE DOLLAR": "SGD", "DANISH KRONE": "DKK", "NORWEGIAN KRONE": "NOK",
+    "SWEDISH KRONA": "SEK", "CZECH KORUNA": "CZK", "POLISH ZLOTY": "PLN", "HUNGARIAN FORINT": "HUF", "TURKISH LIRA": "TRY",
+    "INDIAN RUPEE": "INR", "THAI BAHT": "THB", "SOUTH AFRICAN RAND": "ZAR", "BRAZILIAN REAL": "BRL",
+    "UNITED STATES DOLLAR": "USD", "US DOLLAR": "USD",
+}
+_LONGEST_CURRENCY_NAME = max(len(name.split()) for name in _AMEX_CURRENCY_NAMES)
+
+
+def _amex_foreign_spend(note: str) -> tuple[int, str] | None:
+    """The unsigned original amount, in its currency's minor units, and the currency of an Amex
+    row's Extended Details; None when it states none, or in a currency whose name is not known.
+    Most rows are home charges: the plain text test spares them the pattern."""
+    if _FOREIGN_SPEND not in note:
+        return None
+    match = _FOREIGN_SPEND_AMOUNT.search(note)
+    code = _currency_named(match[2].split()[:_LONGEST_CURRENCY_NAME]) if match else None
+    if match is None or code is None:
+        return None
+    try:
+        return to_minor(parse_amount(match[1], "."), code), code
+    except AmountError:  # more decimals than the currency has
+        return None
+
+
+def _currency_named(words: list[str]) -> str | None:
+    """The code of the longest leading run of `words` that names a currency: the name runs into
+    whatever Amex writes next (`EUR Commission Amount`, a merchant's name on the next line)."""
+    for end in range(len(words), 0, -1):
+        name = " ".join(words[:end]).upper()
+        code = _AMEX_CURRENCY_NAMES.get(name) or currency_code(name)
+        if code:
+            return code
+    return None
 
 
 FORMATS = [
@@ -128,6 +216,7 @@ FORMATS = [
         _card("Amex", "American Express"),
         negate=True,
         day_first=None,  # US exports write 08/29/2025, UK ones 15/01/2026
+        original_in_notes=_amex_foreign_spend,
     ),
     Dialect(
         "amex_uk",
@@ -136,6 +225,7 @@ FORMATS = [
         AccountInfo("Amex", "credit_card", "American Express", "GBP"),
         negate=True,
         day_first=True,
+        original_in_notes=_amex_foreign_spend,
     ),
     Dialect(
         "bofa_checking",
@@ -224,11 +314,15 @@ FORMATS = [
     ),
     Dialect(
         "revolut",
-        (("Type", "Product", "Started Date", "Completed Date", "Description", "Amount", "Fee", "Currency", "State", "Balance"),),
-        {
-            "Completed Date": "date", "Started Date": "date", "Description": "text", "Amount": "amount", "Fee": "fee",
-            "Currency": "currency", "State": "status", "Balance": "balance", "Type": "kind", "Product": "account_name",
-        },
+        *_in_languages(
+            ("Type", "Product", "Started Date", "Completed Date", "Description", "Amount", "Fee", "Currency", "State", "Balance"),
+            {
+                "Completed Date": "date", "Started Date": "date", "Description": "text", "Amount": "amount", "Fee": "fee",
+                "Currency": "currency", "State": "status", "Balance": "balance", "Type": "kind", "Product": "account_name",
+            },
+            # The app's language names the columns; the engine knows the German states (`AUSSTEHEND`, `ABGELEHNT`).
+            ("Typ", "Produkt", "Startdatum", "Abschlussdatum", "Beschreibung", "Betrag", "Gebühr", "Währung", "Status", "Saldo"),
+        ),
         AccountInfo("Revolut", "checking", "Revolut"),
         day_first=None,
     ),
