@@ -1652,3 +1652,26 @@ def test_a_us_banks_file_is_in_dollars_without_a_guess(fixture_path) -> None:  #
         summary = import_file(ledger, fixture_path("written/chase_checking.csv"))
         assert not [w for w in summary.warnings if "currency" in w]
         assert ledger.scalar("SELECT currency FROM accounts") == "USD"
+
+
+def test_a_renamed_download_sharing_a_row_or_two_goes_where_its_running_balance_continues(tmp_path: Path) -> None:
+    """Two shared rows are too few to recognise an account by, unless the file's running balance
+    shows the account's known balance on that day; without a balance, the doubled rows are named."""
+    header = "Date,Description,Amount,Balance\n"
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "checking-export.csv", (
+            "2025-03-01,COFFEE SHOP,-4.50,995.50\n2025-03-08,GROCERY STORE,-23.45,972.05\n2025-03-10,CHECK 1042,-80.00,892.05\n"
+        ), header))
+        renamed = import_file(ledger, write(tmp_path, "bank.csv", (
+            "2025-03-08,GROCERY STORE,-23.45,972.05\n2025-03-10,CHECK 1042,-80.00,892.05\n2025-03-14,SPOTIFY,-11.99,880.06\n"
+        ), header))
+        assert (renamed.accounts, renamed.added, renamed.duplicates) == (["checking"], 1, 2)
+        unbalanced = import_file(ledger, write(tmp_path, "other.csv", (
+            "2025-03-14,SPOTIFY,-11.99\n2025-03-16,BOOKSHOP,-30.00\n"
+        ), "Date,Description,Amount\n"))
+        assert unbalanced.accounts == ["other"]
+        assert unbalanced.warnings[-1] == (
+            '1 of its rows in other are in checking too (same day, amount and text): if the file is'
+            ' checking\'s, undo it and import it with --account "checking"'
+        )
+

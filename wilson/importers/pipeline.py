@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import json
 import re
 import struct
 from collections import Counter
@@ -181,6 +182,8 @@ def _import_file(
             superseded = [(accounts[key]["id"], bank_id) for key, bank_id in result.superseded if key in accounts]
             outcome = record_import(ledger, batch, new_rows, _preparer(categorize), superseded)
             summary.warnings += _strangers(overlap, outcome.duplicates)
+            if known and not account:
+                summary.warnings += _repeated_elsewhere(ledger, outcome.batch_id, [a["id"] for a in changes.created])
             summary.warnings += _apply_balances(
                 ledger, balances, accounts | _idle_accounts(ledger, result, accounts, account), changes, not outcome.corrected
             )
@@ -357,9 +360,14 @@ def _account_for(
             booked = _booked(rows)
             held = sibling if booked and _holds(ledger, sibling["id"], _day_amounts(booked), minimum=1) else None
         digits = None if held else _same_last_digits(ledger, name, parsed, currency)
-        found = held or digits or (None if parsed.number else _namesakes_account(ledger, source, file_format, currency, rows))
+        named_by_digits = re.search(rf"\d{{{LAST_DIGITS}}}", name)  # `Chase Checking …5678`: its number says which
+        continued = None if held or digits or named_by_digits else _balance_continued(ledger, rows, currency)
+        found = held or digits or continued or (
+            None if parsed.number else _namesakes_account(ledger, source, file_format, currency, rows)
+        )
         if found:
             why = ("holds the rows it shares dates with" if held else "is numbered with the same last digits" if digits
+                   else "holds its rows and the balance its running balance shows that day" if continued
                    else "is where the earlier downloads named like this file went")
             warnings.append(f"no account is named {name}; {found['name']} {why}, so it went there (--account names another)")
             if parsed.number:
@@ -406,6 +414,24 @@ def _account_holding(ledger: Ledger, rows: ParsedRows, currency: str | None, unn
         return None
     ours = _day_amounts(booked)
     return next((ledger.account_by_id(account["id"]) for account in candidates if _holds(ledger, account["id"], ours)), None)
+
+
+def _balance_continued(ledger: Ledger, rows: ParsedRows, currency: str | None) -> dict | None:
+    """The one account whose known balance the file's running balance shows on that day, beside a
+    row they share: a renamed download that overlaps its account by a row or two (too few for
+    `_account_holding`) whose balances run on from the account's."""
+    if not rows.has("balance"):
+        return None
+    booked = _booked(rows)
+    balances = {(day, balance) for day, balance in zip(per_distinct(date.isoformat, booked.column("posted")), booked.column("balance"))}
+    found = [
+        account for account in ledger.query(
+            "SELECT id, balance, balance_date FROM accounts WHERE balance IS NOT NULL AND (:currency IS NULL OR currency = :currency)",
+            {"currency": currency},
+        )
+        if (account["balance_date"], account["balance"]) in balances and _holds(ledger, account["id"], _day_amounts(booked), minimum=1)
+    ]
+    return ledger.account_by_id(found[0]["id"]) if len(found) == 1 else None
 
 
 def _booked(rows: ParsedRows) -> ParsedRows:
@@ -579,6 +605,25 @@ def _strangers(overlap: tuple[str, int, int, int] | None, duplicates: int) -> li
         return []
     return [f"{name} already holds {theirs} row(s) on the dates this file covers, and only {duplicates} of its {ours} match them:"
             " if it is another account's, undo it and name that account with --account"]
+
+
+def _repeated_elsewhere(ledger: Ledger, batch_id: int, created: list[int]) -> list[str]:
+    """An account the file opened whose new rows another account holds too (same day, amount and
+    text): a renamed download sharing a row or two with its account, too few to recognise it by,
+    whose shared rows are now in the ledger twice."""
+    if not created:
+        return []
+    return [
+        f"{row['times']} of its rows in {row['opened']} are in {row['name']} too (same day, amount and text): if the file"
+        f" is {row['name']}'s, undo it and import it with --account \"{row['name']}\""
+        for row in ledger.query(
+            "SELECT n.name AS opened, a.name, COUNT(DISTINCT t.id) AS times FROM transactions t"
+            " JOIN transactions o ON o.posted = t.posted AND o.fingerprint = t.fingerprint AND o.account_id != t.account_id"
+            " JOIN accounts a ON a.id = o.account_id JOIN accounts n ON n.id = t.account_id"
+            " WHERE t.batch_id = ? AND t.account_id IN (SELECT value FROM json_each(?)) GROUP BY n.name, a.name",
+            (batch_id, json.dumps(created)),
+        )
+    ]
 
 
 def _type_for(parsed: ParsedAccount, name: str) -> str:
