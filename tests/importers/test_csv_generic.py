@@ -400,7 +400,7 @@ def test_comdirect_open_rows_footer_balance_and_amount_header_in_euros() -> None
     result = parse("written/comdirect_cp1252.csv")
     assert [(t.posted, t.amount) for t in result.transactions] == [(date(2024, 3, 15), -5678), (date(2024, 3, 14), 250000)]
     assert result.skipped_pending == 1  # `offen`: not booked yet
-    assert result.accounts[0].currency == "EUR"
+    assert (result.accounts[0].currency, result.accounts[0].balance) == ("EUR", 123456)  # `Neuer Kontostand`, though rows pend
     assert result.warnings == ["line 10: skipped 'Alter Kontostand' (a balance line)"]
 
 
@@ -1313,3 +1313,23 @@ def test_a_running_balance_per_currency_makes_an_account_per_currency() -> None:
     assert [(t.account_key, t.amount) for t in result.transactions] == [
         ("GBP", -1200), ("EUR", -2345), ("GBP", 8520), ("EUR", -10000), ("EUR", 100000),
     ]
+
+
+def test_a_crypto_exchanges_history_is_refused_not_read_as_money(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from wilson.importers.formats import parse_file
+
+    coinbase = tmp_path / "coinbase.csv"
+    coinbase.write_text(
+        "Transactions\nUser,Jane Doe,a1b2c3d4\n"
+        "ID,Timestamp,Transaction Type,Asset,Quantity Transacted,Price Currency,Price at Transaction,Subtotal,Total,Fees,Notes\n"
+        "1,2025-03-01 10:00:00 UTC,Deposit,USD,500,USD,$1.00,$500.00,$500.00,$0.00,Deposit from Chase Bank\n"
+        '2,2025-03-02 10:00:00 UTC,Buy,BTC,0.005,USD,"$60,000.00",$300.00,$304.50,$4.50,Bought 0.005 BTC\n'
+    )
+    with pytest.raises(ImportRefused, match=r"crypto exchange's history \(its Asset column holds BTC\)"):
+        parse_file(coinbase)
+    kraken = tmp_path / "ledgers.csv"  # Kraken writes its fiat ZEUR, its coins XXBT
+    kraken.write_text('"txid","time","type","asset","amount","fee","balance"\n"L1","2025-03-01 10:00:00","deposit","ZEUR",500.0,0.0,500.0\n'
+                      '"L2","2025-03-02 10:00:00","trade","XXBT",0.05,0.0,0.05\n')
+    with pytest.raises(ImportRefused, match="holds XXBT"):
+        parse_file(kraken, "generic_csv")
+

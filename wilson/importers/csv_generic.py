@@ -667,12 +667,13 @@ class _Conversion:
         if stated.closing is None:
             return
         held = rows.column("pending") if rows.has("pending") else [False] * len(rows)
+        if not running:
+            account.balance, account.balance_date = stated.closing, stated.as_of
         if running:
             warning = running_disagreement(stated, compress(zip(rows.column("posted"), rows.column("balance")), map(not_, held)), currency)
         elif result.skipped_pending:  # left out, though the closing balance may count them (comdirect's `offen`)
             warning = None
         else:
-            account.balance, account.balance_date = stated.closing, stated.as_of
             amounts = rows.column("amount")
             warning = disagreement(stated, compress(amounts, map(not_, held)), compress(amounts, held), currency)
         if warning:

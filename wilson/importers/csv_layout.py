@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from wilson.importers.csv_headers import classify, header_currency, normalise_header
+from wilson.importers.csv_headers import classify, currency_code, header_currency, normalise_header
 from wilson.importers.csv_read import read_rows
 
 HEAD_LINES = 50
@@ -60,6 +60,33 @@ def sniff(head_text: str) -> Head:
     export's header or row, and looking at each of its cells would take seconds."""
     rows = {d: [row for row in read_rows(head_text, d)[0] if len(row[1]) <= MAX_COLUMNS] for d in DELIMITERS if d in head_text}
     return Head(rows, bool(_NOT_CSV.search(head_text)))
+
+
+_ASSET_HEADERS = frozenset(("asset", "coin", "crypto", "cryptocurrency", "crypto asset"))
+
+
+def crypto_assets(text: str) -> tuple[str, list[str]] | None:
+    """(header, assets) of a crypto exchange's history whose asset column holds coins, not only
+    money (Coinbase's `Asset` of BTC and ETH, Kraken's `asset` of XXBT beside ZEUR): its amounts
+    are quantities of coins and prices of them, which no account's money is."""
+    head = sniff(head_of(text))
+    if head.not_csv:
+        return None
+    for rows in head.rows.values():
+        for at, (_, cells) in enumerate(rows):
+            index = next((i for i, cell in enumerate(cells) if normalise_header(cell) in _ASSET_HEADERS), None)
+            if index is None:
+                continue
+            values = {row[index].strip().upper() for _, row in rows[at + 1 :] if len(row) > index and row[index].strip()}
+            coins = sorted(value for value in values if not _money_code(value))
+            if coins:
+                return cells[index].strip(), coins
+    return None
+
+
+def _money_code(value: str) -> bool:
+    """An ISO currency, also as Kraken writes fiat (`ZEUR`, `ZUSD`)."""
+    return bool(currency_code(value) or (len(value) == 4 and value[0] == "Z" and currency_code(value[1:])))
 
 
 def head_of(text: str) -> str:

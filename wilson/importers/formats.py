@@ -109,6 +109,7 @@ def parse_file(path: Path, forced_format: str | None = None, currency: str | Non
     source = str(path)
     data = read_bytes(path)
     text = decode(data, source)
+    _refuse_coins(text, source)
     fmt, result = _best_reading(ranked_formats(text, source, forced_format), text, source, currency)
     result.file_hash = hashlib.sha256(data).hexdigest()
     if not result.transactions and not result.errors:
@@ -117,6 +118,18 @@ def parse_file(path: Path, forced_format: str | None = None, currency: str | Non
         noted = f" ({'; '.join(result.warnings)})" if result.warnings else ""
         raise ImportRefused(source, "the file holds no transactions" + noted)
     return result
+
+
+def _refuse_coins(text: str, source: str) -> None:
+    """A crypto exchange's history is refused whatever format it is forced to: read as money, its
+    coin prices and quantities came out as income."""
+    from wilson.importers.csv_layout import crypto_assets
+
+    found = crypto_assets(text)
+    if found:
+        header, coins = found
+        raise ImportRefused(source, f"a crypto exchange's history (its {header} column holds {', '.join(coins[:3])}"
+                                    f"{' …' if len(coins) > 3 else ''}): Wilson books money, not coins")
 
 
 def _best_reading(ranked: list[Format], text: str, source: str, currency: str | None) -> tuple[Format, ParseResult]:
