@@ -1333,3 +1333,13 @@ def test_a_crypto_exchanges_history_is_refused_not_read_as_money(tmp_path) -> No
     with pytest.raises(ImportRefused, match="holds XXBT"):
         parse_file(kraken, "generic_csv")
 
+
+def test_a_booking_day_without_a_year_takes_its_value_dates() -> None:
+    result = parse_text(
+        '"Auftragskonto";"Buchungstag";"Valutadatum";"Verwendungszweck";"Beguenstigter/Zahlungspflichtiger";"Betrag";"Waehrung"\n'
+        '"5407324931";"02.01.";"31.12.99";"Zinsen";"";"1,20";"EUR"\n'  # Sparkasse's CSV-MT940: a new year between them
+        '"5407324931";"30.12.";"30.12.99";"BVG Abo";"BVG";"-86,00";"EUR"\n'
+    )
+    assert [(t.posted, t.amount) for t in result.transactions] == [(date(2000, 1, 2), 120), (date(1999, 12, 30), -8600)]
+    assert (result.transactions[1].description, result.transactions[1].payee) == ("BVG Abo", "BVG")
+

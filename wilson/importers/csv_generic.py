@@ -208,6 +208,7 @@ class _Conversion:
         if layout_for is layout_from_header:
             self._merge_second_header()
             self._currencies_named_as_dates()
+            self._years_from_value_dates()
         self._clean_party_columns()
 
     def _drop_text_markers(self) -> None:
@@ -246,6 +247,20 @@ class _Conversion:
             if cells and all(map(currency_code, cells)):
                 self.layout.dates.remove(index)
                 self.layout.single.setdefault("currency", index)
+
+    def _years_from_value_dates(self) -> None:
+        """Sparkasse's CSV-MT940 writes its booking day without a year (`12.03.`, as MT940 books
+        it) beside a value date with one (`12.03.25`): the booking day takes the value date's year,
+        the one before or after when the two straddle a new year (`02.01.` valued `31.12.24`)."""
+        if len(self.layout.dates) < 2:
+            return
+        first = self.layout.dates[0]
+        for other in self.layout.dates[1:]:
+            pairs = list(zip(self.columns[first], self.columns[other]))
+            matched = [(_YEARLESS.fullmatch(day.strip()), _DATED.fullmatch(dated.strip())) for day, dated in pairs]
+            if matched and all(day and dated for day, dated in matched):
+                self.columns[first] = [_with_year(day, dated) for day, dated in matched]
+                return
 
     def _clean_party_columns(self) -> None:
         """Blank party cells that name nobody: account numbers and IBANs (Nordea writes the payer's),
@@ -1211,6 +1226,19 @@ class _Conversion:
             found.append((name, number[0].replace(" ", "") if number else None, bool(label["card"])))
         # A line with the account's number beats one with only a name (`Account Name:` is often the holder's).
         return next((line for line in found if line[1]), found[0] if found else (None, None, False))
+
+
+_YEARLESS = re.compile(r"(\d{1,2})\.(\d{1,2})\.?")
+_DATED = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{2}|\d{4})")
+
+
+def _with_year(day: re.Match[str], dated: re.Match[str]) -> str:
+    """`dd.mm.` with the year of the dated `dd.mm.yy`, moved to the next or last year when the
+    months lie more than half a year apart."""
+    month, dated_month, year = int(day[2]), int(dated[2]), int(dated[3])
+    year += (month < dated_month - 6) - (month > dated_month + 6)
+    digits = len(dated[3])
+    return f"{day[1]}.{day[2]}.{year % 10**digits:0{digits}d}"
 
 
 def _known_label(cell: str) -> bool:
