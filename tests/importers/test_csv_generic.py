@@ -1343,3 +1343,13 @@ def test_a_booking_day_without_a_year_takes_its_value_dates() -> None:
     assert [(t.posted, t.amount) for t in result.transactions] == [(date(2000, 1, 2), 120), (date(1999, 12, 30), -8600)]
     assert (result.transactions[1].description, result.transactions[1].payee) == ("BVG Abo", "BVG")
 
+
+
+def test_a_payment_thanked_for_coming_in_makes_the_account_a_card() -> None:
+    synchrony = parse_text(  # charges written negative: no sign reading tells it is a card
+        "Date,Reference Number,Description,Amount\n03/02/2025,851630150610001,AMAZON MARKETPLACE,-52.30\n"
+        "03/05/2025,851630150640002,PAYMENT - THANK YOU,150.00\n03/11/2025,851630150700004,INTEREST CHARGE ON PURCHASES,-4.21\n"
+    )
+    assert synchrony.accounts[0].type == "credit_card"
+    checking = parse_text("Date,Description,Amount\n03/02/2025,CHASE CREDIT CRD AUTOPAY PAYMENT THANK YOU,-150.00\n03/04/2025,PAYROLL,900.00\n")
+    assert checking.accounts[0].type == "checking"  # the payment goes out of it

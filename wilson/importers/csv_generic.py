@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from functools import cached_property, partial
-from itertools import compress, permutations
+from itertools import compress, permutations, repeat
 from operator import contains, itemgetter, not_
 
 from wilson.importers.csv_headers import (
@@ -48,6 +48,8 @@ _MONEY_IN = re.compile(
     re.I,
 )
 # How a card statement names the holder's payment; the bank side says `CARD AUTOPAY`, `EPAYMENT`.
+CARD_SAMPLE = 2000  # rows a card's signs and words are told from
+_THANKED = re.compile(r"(?:payment|pymt|pmt).{0,24}thank\b|zahlung.{0,3}danke|danke f(?:ü|ue)r ihre zahlung", re.I)
 CARD_PAYMENT_WORDS = re.compile(
     r"(?:payment|pymt|pmt).{0,24}thank\b|(?:payment|pymt|pmt) received|pagamento rece?bido|pago recibido|paiement re[cç]u|zahlung erhalten|"
     r"betaling ontvangen|pagamento ricevuto|zahlung.{0,3}danke|danke f(?:ü|ue)r ihre zahlung",
@@ -1141,11 +1143,12 @@ class _Conversion:
     def _accounts(self, rows: ParsedRows, currency: str) -> list[ParsedAccount]:
         info = self.options.account
         kind = "credit_card" if self.card or self._credit_card_columns else info.type
+        thanked = self._thanked_accounts(rows) if kind == "checking" and info.name is None else set()
         if not rows.has("account_key") or not rows:
             named, number, card = self._preamble_account
             return [ParsedAccount(
-                "default", info.name or named, "credit_card" if card else kind, info.institution, number, currency=currency,
-                currency_stated=not self.currency_guessed,
+                "default", info.name or named, "credit_card" if card or thanked else kind, info.institution, number,
+                currency=currency, currency_stated=not self.currency_guessed,
             )]
         seen: dict[str, Counter[str]] = {}
         for (key, own), times in Counter(zip(rows.column("account_key"), rows.column("currency"))).items():
@@ -1160,8 +1163,20 @@ class _Conversion:
                 name, number = f"{info.name or self._preamble_account[0] or name_from_file(self.source)} {key}", None
             elif info.name:
                 name = f"{info.name} {key}" if self.layout.account_is_name or len(seen) > 1 else info.name
-            accounts.append(ParsedAccount(key, name, self._stated_types.get(key, kind), info.institution, number, own, not self.currency_guessed))
+            stated = self._stated_types.get(key, "credit_card" if key in thanked else kind)
+            accounts.append(ParsedAccount(key, name, stated, info.institution, number, own, not self.currency_guessed))
         return accounts
+
+    @staticmethod
+    def _thanked_accounts(rows: ParsedRows) -> set[str | None]:
+        """The accounts (keys; None for a file of one) a payment thanked for comes into (`PAYMENT -
+        THANK YOU`, `AUTOMATIC PAYMENT - THANK YOU`): only a card's statement thanks its payer.
+        Synchrony's and Barclays US's files sign their charges negative, so no sign reading tells."""
+        keys = rows.column("account_key")[:CARD_SAMPLE] if rows.has("account_key") else repeat(None)
+        return {
+            key for key, amount, text in zip(keys, rows.column("amount")[:CARD_SAMPLE], rows.column("description")[:CARD_SAMPLE])
+            if amount.__class__ is int and amount > 0 and _THANKED.search(text)
+        }
 
     @cached_property
     def _credit_card_columns(self) -> bool:
