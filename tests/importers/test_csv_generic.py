@@ -1351,5 +1351,8 @@ def test_a_payment_thanked_for_coming_in_makes_the_account_a_card() -> None:
         "03/05/2025,851630150640002,PAYMENT - THANK YOU,150.00\n03/11/2025,851630150700004,INTEREST CHARGE ON PURCHASES,-4.21\n"
     )
     assert synchrony.accounts[0].type == "credit_card"
-    checking = parse_text("Date,Description,Amount\n03/02/2025,CHASE CREDIT CRD AUTOPAY PAYMENT THANK YOU,-150.00\n03/04/2025,PAYROLL,900.00\n")
+    checking = parse_text(
+        "Date,Description,Amount\n03/02/2025,CHASE CREDIT CRD AUTOPAY PAYMENT THANK YOU,-150.00\n03/04/2025,PAYROLL,900.00\n"
+        "03/05/2025,SHELL OIL,-40.00\n03/06/2025,WHOLE FOODS,-62.10\n"
+    )
     assert checking.accounts[0].type == "checking"  # the payment goes out of it
