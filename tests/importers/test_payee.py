@@ -126,6 +126,18 @@ CASES = [
     ("PAIEMENT PAR CARTE X1234 CARREFOUR 14/03", "Carrefour"), ("Einkauf ZKB Maestro Karte Nr. 1234, Coop Zürich", "Coop Zürich"),
     ("DEBIT POS, AUT 020125 VISA DDA PUR AP 469216 WAWA 8145 PHILADELPHIA * PA", "Wawa"),
     ("DEBIT POS, AUT 030124 DDA PURCHASE SHOPRITE 123 CHERRY HILL * NJ", "Shoprite"), ("ELECTRONIC PMT-WEB, PSEG", "Pseg"),
+    # Apple Pay goes like the other processors; Apple's own bill stays Apple
+    ("APLPAY WALGREENS #1234", "Walgreens"), ("AplPay REISS (RETAIL)LONDON GB", "Reiss (Retail)London"),
+    ("APPLE PAY STARBUCKS 123 SEATTLE WA", "Starbucks"), ("APPLE.COM/BILL", "Apple"),
+    # Bank of America's ACH fields (the account holder's own name among them) and SEC code go
+    ("PAYROLL ACME DES:PAYROLL ID:123456 INDN:DOE JOHN CO ID:9876543210 PPD", "Payroll Acme"),
+    ("NETFLIX DES:NETFLIX.C INDN:JOHN DOE CO ID:XXXX WEB", "Netflix"),
+    ("PIX QR CODE DINAMICO DES: PADARIA REAL 02/01", "Pix QR Code Dinamico Des: Padaria Real"),  # Bradesco: no BofA fields
+    # Wells Fargo's recurring card payments, Chase's transfer reference
+    ("RECURRING PAYMENT AUTHORIZED ON 01/02 SPOTIFY USA 888-8124470 NY S585002123456789 CARD 1234", "Spotify"),
+    ("ONLINE TRANSFER TO SAV ...9876 TRANSACTION#: 23456789012 03/28", "Online Transfer to Sav ...9876"),
+    # a last word joins nothing, so it is no small word in lower case
+    ("GROCER A", "Grocer A"), ("BANK OF THE WEST", "Bank of the West"),
 ]
 
 

@@ -43,7 +43,7 @@ _PREFIX = re.compile(
     r"^(?:"
     r"POS\s*\d{1,2}\s*(?:" + _MONTHS + r")\b"  # POS31AUG
     r"|(?:DEBIT|CREDIT|CHECK)\s*CARD(?:\s+(?:PURCHASE|PAYMENT))?(?:\s+\d{4}\b)?(?:\s*-\s*)?"
-    r"|PURCHASE\s+AUTHORI[SZ]ED\s+ON\s+\d\d/\d\d"
+    r"|(?:PURCHASE\s+)?AUTHORI[SZ]ED\s+ON\s+\d\d/\d\d"  # Wells Fargo, after `PURCHASE` or `RECURRING PAYMENT`
     r"|CARD\s+(?:PURCHASE|PAYMENT)(?:\s+TO)?"
     r"|DEBIT\s+PURCHASE(?:\s*-\s*VISA)?"  # U.S. Bank
     r"|VD[ACP]\s*-"  # AIB: Visa debit purchase, contactless, cash
@@ -59,6 +59,7 @@ _PREFIX = re.compile(
     r"|(?:RECURRING|PREAUTHORI[SZ]ED)\s+(?:PAYMENT|DEBIT)\b"
     r"|(?:LASTSCHRIFT|KARTENZAHLUNG|FOLGELASTSCHRIFT|GUTSCHRIFT|UEBERWEISUNG|ÜBERWEISUNG)\b"
     r"|(?:SQ|TST|PAYPAL|PP|SP|GOOGLE|IN|WPY|SUMUP|IZ|ZETTLE|PY|BT|DD|FS)\s*_?\*"
+    r"|(?:APLPAY|APPLE\s*PAY)\b"  # Apple Pay: `APLPAY WALGREENS #1234`, `AplPay REISS`
     r"|SP\s+"
     r"|(?:\d+,\d\d\s+)?[A-Z]{2}\s+K\d\b"  # Austrian card lines: `POS 23,55 AT K1 16.09. 11:32 SPAR`
     r"|BEA\s+NR:\s*\S+\s+\d\d\.\d\d\.\d\d/\d\d[.:]\d\d"  # Dutch card lines: `BEA NR:AB1234 01.03.24/12.34 ALBERT HEIJN,PAS123`
@@ -85,8 +86,12 @@ _INDIAN_TRANSFER = re.compile(
     r"(?:(?:payment|paid|pay)[-/])?([^-/@]+)",
     re.I,
 )
-# A French transfer's labelled fields after the party: `ACME SAS MOTIF: FACTURE 12 REF: 345`
-_FIELD_TAIL = re.compile(r"\s+(?:/(?:MOTIF|REF|REFDO|ID EMETTEUR|LIB)\b|(?:MOTIF|REF|REFDO|ID EMETTEUR|LIB)\s*:).*$", re.I)
+# The labelled fields after the party: a French transfer's (`ACME SAS MOTIF: FACTURE 12 REF: 345`), and
+# Bank of America's ACH entry description, ids, account holder's name and SEC code
+# (`ACME CORP DES:PAYROLL ID:123 INDN:DOE JOHN CO ID:987 PPD`).
+_FIELD_TAIL = re.compile(
+    r"\s+(?:/(?:MOTIF|REF|REFDO|ID EMETTEUR|LIB)\b|(?:MOTIF|REF|REFDO|ID EMETTEUR|LIB)\s*:|DES:(?=\S.*\b(?:ID|INDN):)).*$", re.I
+)
 # PKO BP's labelled fields: `Lokalizacja: Adres: ŻABKA Z1234 Miasto: …`, `Nazwa nadawcy: ACME SP. Z O.O. Tytuł: …`
 _POLISH_PARTY = re.compile(
     r"\b(?:Nazwa (?:nadawcy|odbiorcy)|Adres)\s*:\s*(.+?)(?=\s+(?:Tytu[łl]|Data i czas operacji|Oryginalna kwota operacji|Numer karty"
@@ -99,7 +104,7 @@ _CHECK = re.compile(r"^(?:CHECK|CHEQUE|CHQ|CHK)\s*(?:NO\.?|NUMBER)?\s*#?\s*(\d+)
 # A store number marks where the merchant's name ends and its location begins.
 _STORE = re.compile(r"(?<=\S)\s+(?:#\s*\d+|(?:STORE|STR|NO\.?|NUM|UNIT)\s*#?\s*\d+|T-\d+|\d{3,}\b).*$", re.I)
 _CARD_AND_REF = re.compile(
-    r"\b(?:REF|REFERENCE|TRACE|CONF|AUTH|ID|TXN)\s*(?:NO\.?|NR\.?)?\s*[:#.]?\s*[A-Z0-9\-/]*\d[A-Z0-9\-/]*"
+    r"\b(?:REF|REFERENCE|TRACE|CONF|AUTH|ID|TXN|TRANSACTION(?=\s*#))\s*(?:NO\.?|NR\.?)?\s*#?[:.]?\s*[A-Z0-9\-/]*\d[A-Z0-9\-/]*"
     r"|\b(?:X{2,}|\*{2,})\d{2,}\b|\*{2,}\d+"  # card numbers: XXXX1234, ****1234
     r"|\bCAR(?:D|TE)\s+\d{4}\b|\bENDING\s+(?:IN\s+)?\d{4}\b(?![/.-]\d)",  # `card ending in 1234`: kept, `in` would pass for Indiana
     re.I,
@@ -265,14 +270,16 @@ def _sepa_purpose(text: str) -> str:
 
 
 def _tidy_case(text: str) -> str:
-    """Title case for all-caps text, keeping acronyms; text that already has lower case stays."""
+    """Title case for all-caps text, keeping acronyms, with the small words that join a name's
+    parts in lower case; text that already has lower case stays."""
     if any(map(str.islower, text)):
         return text
+    given = text.split()
     words = []
-    for index, word in enumerate(text.split()):
+    for index, word in enumerate(given):
         if word in _KEEP_UPPER:
             words.append(word)
-        elif index and word.lower() in _LOWER:
+        elif 0 < index < len(given) - 1 and word.lower() in _LOWER:  # a last word joins nothing: `GROCER A`, `TORONTO ON`
             words.append(word.lower())
         elif word.isalpha():
             words.append(_case_word(word))
