@@ -78,10 +78,27 @@ def test_cp1250_czech_file() -> None:
         # ... but not Latin text whose accents a double-byte code page would also read
         ("Überweisung Müller;Gebühr für Straße;Äpfel Öl", "cp1252"),
         ("ÉLÉGANCE PARIS;ÀÉÈÙ", "cp1252"),
+        # Excel for Mac's "CSV (Macintosh)" writes Mac Roman: cp1252 read `Brštchen`, `CafŽ`, `Pi–ata`
+        ("Datum;Empfänger;Verwendungszweck\nBäckerei Müller;Brötchen\nJürgen Köhler;Überweisung Miete", "mac_roman"),
+        ("Café Renée;Crème brûlée shop;Piñata Señor", "mac_roman"),
+        ("Libellé;Loyer Mme Lefèvre;Boulangerie Crème Brûlée;Total Énergies", "mac_roman"),
+        ("Beløp;Kjøp på Rimi Bærum;Dæmning Øst", "mac_roman"),
+        # ... but Windows typography, whose bytes are Mac Roman's accented letters, stays cp1252
+        ("Don’t “Quoted” – O’Brien’s Café", "cp1252"),
+        ("Preis–Leistung;Straße „Am Markt“;Miete…;• Größe", "cp1252"),
+        ("Crêperie Sœur Anaïs — Brand™", "cp1252"),
     ],
 )
 def test_legacy_code_page_choice(text: str, encoding: str) -> None:
     assert decode(text.encode(encoding), "x") == text
+
+
+@pytest.mark.parametrize(("name", "header"), [("macroman_de.csv", "Datum;Empfänger;"), ("macroman_us.csv", "Date,Description")])
+def test_mac_roman_files(name: str, header: str) -> None:
+    """Excel for Mac's "CSV (Macintosh)": read as cp1252, `Empfänger` was `EmpfŠnger` and lost its column."""
+    data = (FIXTURES / "written" / name).read_bytes()
+    text = decode(data, name)
+    assert text == data.decode("mac_roman") and text.startswith(header)
 
 
 def test_german_latin1_file() -> None:

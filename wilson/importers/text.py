@@ -3,8 +3,9 @@
 Strict UTF-8 is tried first because it almost never decodes legacy bytes by accident. Otherwise
 the file is in the code page its header declares (OFX `CHARSET:1252`, XML `encoding=`), or else a
 Windows code page: Western European (cp1252) unless its accented lines read better as Central
-European (cp1250: Czech, Polish, Hungarian banks) or Turkish (cp1254); a file that writes whole
-words in high bytes is Cyrillic, Greek, Hebrew or Arabic, or in runs of two-byte characters
+European (cp1250: Czech, Polish, Hungarian banks), Turkish (cp1254) or as Western European in Mac
+Roman (Excel for Mac's "CSV (Macintosh)": `Brötchen`, that cp1252 reads `Brštchen`); a file that
+writes whole words in high bytes is Cyrillic, Greek, Hebrew or Arabic, or in runs of two-byte characters
 Japanese, Chinese or Korean (Shift_JIS, GB18030, Big5, cp949). Any line that is UTF-8 stays UTF-8. Only
 lines holding non-ASCII bytes are examined, so a 10 MB file costs little more than a UTF-8 decode.
 """
@@ -38,12 +39,22 @@ _BOMS = (
 _UNSEEN = 12
 # What a sign where a letter could be costs when it stands apart from letters (`£12`, `1½`).
 _SIGN = 3
-# Western European files are the commoner: another code page must read better by more than this.
-_RARER = 2
+# Punctuation that Western text puts in a word, where it costs as a sign apart: opening it (`¿Qué`,
+# `„Zitat`), at either end (`“Hola”`, `Kings’`, `Miete…`, `Brand™`) or joining its parts
+# (`McDonald’s`, `Preis–Leistung`). Mac Roman reads the same bytes as letters (`’` is `í`).
+_OPENING = "¿¡„‚"
+_QUOTING = "“”‘’«»‹›…•™®"
+_JOINING = "’–—"
+# How much better than the first readable code page another must read a file: Western European files
+# are the commoner, and Mac Roman ones (Excel for Mac's "CSV (Macintosh)") rarer still; Mac Roman
+# also reads some single cp1252 words as Western words (`têm` as `tÍm`, `dîner` as `dÓner`).
+_RARER = {"cp1250": 2, "cp1254": 2, "mac_roman": 10}
 # A file is written in one language, but a name or a word from another may stand in it: a word
 # that reads better in another language of the code page costs this much more than there.
 _SWITCH = 6
-_LEGACY = ("cp1252", "cp1250", "cp1254")
+_LEGACY = ("cp1252", "cp1250", "cp1254", "mac_roman")
+# Mac Roman writes the Western European languages, as cp1252 does.
+_LANGUAGES = {**LANGUAGES, "mac_roman": LANGUAGES["cp1252"]}
 # Double-byte code pages of Japanese, Chinese and Korean banks' exports, and the aliases
 # charset-normalizer may name them by.
 _EAST_ASIAN = ("cp932", "euc_jp", "gb18030", "big5", "cp949")
@@ -294,8 +305,8 @@ def _leading(lines: list[bytes]) -> bytes:
 
 
 def _legacy_encoding(sample: bytes) -> str:
-    """cp1252 unless the accented words read better as Central European text under cp1250, or as
-    Turkish under cp1254.
+    """cp1252 unless the accented words read better as Central European text under cp1250, as
+    Turkish under cp1254, or as Western European text under Mac Roman.
 
     The code pages share most accented letters and read the rest differently (0xE8 is `è` or `č`,
     0xFB `û` or `ű`, 0xF0 `ð` or `đ` or `ğ`). Each code page's reading of the words holding
@@ -306,7 +317,8 @@ def _legacy_encoding(sample: bytes) -> str:
     language of the code page costs `_SWITCH` more there. A file's words that the code pages read
     alike (`Libellé`, `Détail`) count too, for the language they point to. A sign where another
     code page reads a letter costs as `_sign_cost` says (`G³ówna` is Polish `Główna`). Only the
-    distinct words holding high bytes in the sample are weighed; cp1252 wins a tie and a near tie.
+    distinct words holding high bytes in the sample are weighed; cp1252 wins a tie and a near tie
+    (`_RARER`: a wide one over Mac Roman).
     charset-normalizer was tried here and misjudges short samples (it reads Polish as cp1252 and
     French as cp1250). A sample written mostly in runs of high bytes apart from Latin letters is
     first offered to the non-Latin code pages. `sample`: the file's first lines holding high bytes.
@@ -328,7 +340,7 @@ def _legacy_encoding(sample: bytes) -> str:
         return readable[0]  # every code page reads the file alike
     costs = {encoding: _reading_cost(words, encoding) for encoding in readable}
     for encoding in readable[1:]:
-        costs[encoding] += _RARER
+        costs[encoding] += _RARER[encoding]
     return min(readable, key=costs.__getitem__)  # a tie goes to the first, cp1252
 
 
@@ -338,7 +350,7 @@ def _reading_cost(words: list[bytes], encoding: str) -> int:
     of the code page that reads the word best plus `_SWITCH`, whichever is less."""
     folded = _FOLDED[encoding]
     signs = _SIGN_BYTES[encoding]
-    tables = [_WEIGHTS[language] for language in LANGUAGES[encoding]]
+    tables = [_WEIGHTS[language] for language in _LANGUAGES[encoding]]
     totals = [0] * len(tables)
     for word in words:
         marked = "_" + "".join(map(folded.__getitem__, word)) + "_"
@@ -356,14 +368,14 @@ def _reading_cost(words: list[bytes], encoding: str) -> int:
 def _sign_cost(char: str, at: int, word: str) -> int:
     """A sign standing apart from letters (`£12`, `(£)`, `1½`) reads as common, one among a word's
     letters (`G³ówna`, `¯ABKA`: Polish read as cp1252) as worse than any letter. Punctuation may
-    open a word (`¿Qué`, `¡Hola`), and an ordinal indicator, a letter without case, end an
-    abbreviation (`nº`, `Dª`) or a number (`1ª`), but not a word ending in a vowel (`Nemeº` is
-    Romanian `Nemeş`)."""
+    open a word (`¿Qué`, `¡Hola`), quote it or join its parts (`_QUOTING`, `_JOINING`), and an
+    ordinal indicator end an abbreviation (`nº`, `Dª`) or a number (`1ª`), but not a word ending
+    in a vowel (`Nemeº` is Romanian `Nemeş`)."""
     if not any(map(str.isalpha, word)):
         return 2 * _SIGN
-    if at == 0 and unicodedata.category(char).startswith("P"):
+    if char in _JOINING or (at == 0 and char in _OPENING) or (at in (0, len(word) - 1) and char in _QUOTING):
         return 2 * _SIGN
-    if char.isalpha() and (at + 1 == len(word) or not word[at + 1].isalpha()):
+    if char in "ªº" and (at + 1 == len(word) or not word[at + 1].isalpha()):
         if not (at and unicodedata.normalize("NFD", word[at - 1])[0] in "aeiou"):
             return 2 * _SIGN
     return 2 * (_UNSEEN + _SIGN)
