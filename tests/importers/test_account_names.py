@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wilson.importers.model import name_from_file
+from wilson.importers.model import name_from_file, type_named
 
 
 @pytest.mark.parametrize(
@@ -62,3 +62,12 @@ def test_numbers_that_are_no_date_stay_in_the_name() -> None:
 
 def test_months_that_are_everyday_words_or_names_stay_without_a_date() -> None:
     assert [name_from_file(f"{word}.csv") for word in ("out", "set", "julio", "marco")] == ["out", "set", "julio", "marco"]
+
+
+@pytest.mark.parametrize(
+    "name, kind",
+    [("Visa", "credit_card"), ("Amex Gold", "credit_card"), ("Chase Card", "credit_card"), ("Visa Debit", None),
+     ("Debit Card", None), ("EC-Karte", None), ("US Dollar Savings", "savings")],
+)
+def test_a_debit_card_is_no_credit_card(name: str, kind: str | None) -> None:
+    assert type_named(name) == kind

@@ -281,8 +281,13 @@ _TYPE_WORDS = (
 
 
 def type_named(name: str) -> str | None:
-    """The account type a name or a bank's product word says (`Visa`, `US Dollar Savings`), if any."""
-    return next((kind for kind, words in _TYPE_WORDS if words.search(name)), None)
+    """The account type a name or a bank's product word says (`Visa`, `US Dollar Savings`), if any;
+    a debit card (`Visa Debit`) pays from a bank account, which is no credit card."""
+    kind = next((kind for kind, words in _TYPE_WORDS if words.search(name)), None)
+    return None if kind == "credit_card" and _DEBIT_CARD.search(name) else kind
+
+
+_DEBIT_CARD = re.compile(r"\bdebit\b|debitkart|\bec.?kart", re.I)
 
 
 UNNAMED = "Imported"  # the account of files whose names are all dates and export words

@@ -20,7 +20,7 @@ from operator import add, ne, not_
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from wilson.importers.csv_generic import CARD_CSV, GENERIC_CSV
+from wilson.importers.csv_generic import CARD_CSV, GENERIC_CSV, UNSURE_SIGNS_MIN
 from wilson.importers.file_categories import file_categories
 from wilson.importers.formats import format_names, parse_file
 from wilson.importers.model import (
@@ -116,12 +116,13 @@ def _import_file(
     given = currency or (named_account["currency"] if named_account else None)
     result = parse_file(path, forced_format, given)
     before = None if forced_format else _format_read_before(ledger, result)
-    card = None if forced_format or before or result.format != GENERIC_CSV else _card_awaiting(ledger, result, account, source)
+    card, doubt = (None, None) if forced_format or before or result.format != GENERIC_CSV else _card_awaiting(ledger, result, account, source)
     again_as = CARD_CSV if card else before if before != result.format else None
     if again_as:
         result = parse_file(path, again_as, given)
     if card:
         result.warnings.append(f"{card} is a credit card whose files write its charges positive: this one was read so (card_csv)")
+    result.warnings += [doubt] if doubt else []
     rows = _check_rows(result)
     result.transactions = []  # `rows` holds them from here on
     if result.errors and not skip_bad:
@@ -182,7 +183,7 @@ def _import_file(
             superseded = [(accounts[key]["id"], bank_id) for key, bank_id in result.superseded if key in accounts]
             outcome = record_import(ledger, batch, new_rows, _preparer(categorize), superseded)
             summary.warnings += _strangers(overlap, outcome.duplicates)
-            if known and not account:
+            if known and not account and len(accounts) == 1:
                 summary.warnings += _repeated_elsewhere(ledger, outcome.batch_id, [a["id"] for a in changes.created])
             summary.warnings += _apply_balances(
                 ledger, balances, accounts | _idle_accounts(ledger, result, accounts, account), changes, not outcome.corrected
@@ -203,27 +204,38 @@ def _storable(name: str) -> str:
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
-def _card_awaiting(ledger: Ledger, result: ParseResult, named: str | None, source: str) -> str | None:
-    """The name of the card account whose charges a generic file's amounts, read as written, are:
-    next month's download of a card that writes charges positive may hold no payment to show it.
-    The account's last download named like this one tells (read as `card_csv` or not); failing
-    that, a file of mostly positive amounts into a credit card account, or opening one its name
-    types so (`amex.csv`), is its charges."""
+def _card_awaiting(ledger: Ledger, result: ParseResult, named: str | None, source: str) -> tuple[str | None, str | None]:
+    """(the name of the card account whose charges a generic file's amounts, read as written,
+    are; a warning when the signs were left as written in doubt): next month's download of a card
+    that writes charges positive may hold no payment to show it. The account's last download named
+    like this one tells (read as `card_csv` or not), else its last of any name; failing that, a
+    file of mostly positive amounts into a credit card account, or one of three rows or more
+    opening one its name types so (`amex.csv`), is its charges. A row or two opening a card's
+    account may be a refund or a charge: read as written, and said so."""
     if result.sign_reading is None or len(result.accounts) > 1:
-        return None
+        return None, None
     parsed = result.accounts[0] if result.accounts else None
     name = named or _account_name(parsed, source)
     found = ledger.account(named) if named else (
         parsed and parsed.number and ledger.account_by_number(parsed.number, None, None)
     ) or ledger.account(name)
+    unsure = result.sign_reading == "unsure"
     if found:
-        before = next((row["format"] for row in _named_like(
-            ledger, source, "b.account_id = ? AND b.format IN (?, ?) ORDER BY b.id DESC", (found["id"], GENERIC_CSV, CARD_CSV),
-        )), None)
-        card = before == CARD_CSV if before else result.sign_reading == "unsure" and found["type"] == "credit_card"
-        return found["name"] if card else None
+        earlier = "b.account_id = ? AND b.format IN (?, ?) ORDER BY b.id DESC"
+        params = (found["id"], GENERIC_CSV, CARD_CSV)
+        before = next((row["format"] for row in _named_like(ledger, source, earlier, params)), None) or next(
+            (row["format"] for row in ledger.query(f"SELECT b.format FROM import_batches b WHERE b.undone_at IS NULL AND {earlier}", params)),
+            None,
+        )
+        card = before == CARD_CSV if before else unsure and found["type"] == "credit_card"
+        return (found["name"] if card else None), None
     kind = _type_for(parsed, name) if parsed else type_named(name)
-    return name if not named and result.sign_reading == "unsure" and kind == "credit_card" else None
+    if named or not unsure or kind != "credit_card":
+        return None, None
+    if len(result.transactions) >= UNSURE_SIGNS_MIN:
+        return name, None
+    return None, (f"{name} opens as a credit card, and its positive row(s) were read as money in (a refund or payment);"
+                  " if they are charges, undo and import with --format card_csv")
 
 
 def _format_read_before(ledger: Ledger, result: ParseResult) -> str | None:
@@ -609,8 +621,8 @@ def _strangers(overlap: tuple[str, int, int, int] | None, duplicates: int) -> li
 
 def _repeated_elsewhere(ledger: Ledger, batch_id: int, created: list[int]) -> list[str]:
     """An account the file opened whose new rows another account holds too (same day, amount and
-    text): a renamed download sharing a row or two with its account, too few to recognise it by,
-    whose shared rows are now in the ledger twice."""
+    text): a renamed download sharing a few rows with its account, too few to recognise it by,
+    whose shared rows are now in the ledger twice. One row says nothing (two cards both pay Netflix)."""
     if not created:
         return []
     return [
@@ -620,7 +632,8 @@ def _repeated_elsewhere(ledger: Ledger, batch_id: int, created: list[int]) -> li
             "SELECT n.name AS opened, a.name, COUNT(DISTINCT t.id) AS times FROM transactions t"
             " JOIN transactions o ON o.posted = t.posted AND o.fingerprint = t.fingerprint AND o.account_id != t.account_id"
             " JOIN accounts a ON a.id = o.account_id JOIN accounts n ON n.id = t.account_id"
-            " WHERE t.batch_id = ? AND t.account_id IN (SELECT value FROM json_each(?)) GROUP BY n.name, a.name",
+            " WHERE t.batch_id = ? AND t.account_id IN (SELECT value FROM json_each(?)) GROUP BY n.name, a.name"
+            " HAVING COUNT(DISTINCT t.id) > 1",
             (batch_id, json.dumps(created)),
         )
     ]

@@ -295,11 +295,11 @@ def _amends(old: tuple, posted: str, amount: int, description: str, bank_id: str
 
 
 def _reworded(old: str, new: str) -> bool:
-    """Whether one text is the other cut or extended, whatever the spaces: Chase's QFX cuts a
-    description mid-word into NAME and MEMO (`…9876 T` / `RANSACTION#`), read back with a space
-    that its CSV does not have."""
-    old, new = "".join(old.split()), "".join(new.split())
-    return old.startswith(new) or new.startswith(old)
+    """Whether one text is the other cut or extended, or the other with its spaces moved: Chase's
+    QFX cuts a description mid-word into NAME and MEMO (`…9876 T` / `RANSACTION#`), read back with
+    a space that its CSV does not have. (A prefix once spaces are gone would take `ZELLE TO JO ANNE`
+    for `ZELLE TO JOANNE SMITH`.)"""
+    return old.startswith(new) or new.startswith(old) or old.split() != new.split() and "".join(old.split()) == "".join(new.split())
 
 
 def _unmatched(
