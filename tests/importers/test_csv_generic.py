@@ -1325,12 +1325,20 @@ def test_a_crypto_exchanges_history_is_refused_not_read_as_money(tmp_path) -> No
         "1,2025-03-01 10:00:00 UTC,Deposit,USD,500,USD,$1.00,$500.00,$500.00,$0.00,Deposit from Chase Bank\n"
         '2,2025-03-02 10:00:00 UTC,Buy,BTC,0.005,USD,"$60,000.00",$300.00,$304.50,$4.50,Bought 0.005 BTC\n'
     )
-    with pytest.raises(ImportRefused, match=r"crypto exchange's history \(its Asset column holds BTC\)"):
+    with pytest.raises(ImportRefused, match=r"crypto exchange's history \(it trades BTC\)"):
         parse_file(coinbase)
+    bitstamp = tmp_path / "bitstamp.csv"  # coins beside amounts
+    bitstamp.write_text('Type,Datetime,Account,Amount,Value\nDeposit,"Mar. 01, 2025",Main Account,1000.00 EUR,\n'
+                        'Market,"Mar. 02, 2025",Main Account,0.01000000 BTC,850.00 EUR\n')
+    with pytest.raises(ImportRefused, match="trades BTC"):
+        parse_file(bitstamp)
+    broker = tmp_path / "broker.csv"  # tickers, cash and accounts are no coins
+    broker.write_text("Date,Description,Asset,Amount,Balance\n2025-03-03,Buy,AAPL,-1750.00,3250.00\n2025-03-10,Interest,CASH,12.40,3262.40\n")
+    assert [t.amount for t in parse_file(broker).transactions] == [-175000, 1240]
     kraken = tmp_path / "ledgers.csv"  # Kraken writes its fiat ZEUR, its coins XXBT
     kraken.write_text('"txid","time","type","asset","amount","fee","balance"\n"L1","2025-03-01 10:00:00","deposit","ZEUR",500.0,0.0,500.0\n'
                       '"L2","2025-03-02 10:00:00","trade","XXBT",0.05,0.0,0.05\n')
-    with pytest.raises(ImportRefused, match="holds XXBT"):
+    with pytest.raises(ImportRefused, match="trades XXBT"):
         parse_file(kraken, "generic_csv")
 
 

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from wilson.importers.csv_headers import classify, currency_code, header_currency, normalise_header
+from wilson.importers.csv_headers import classify, header_currency, normalise_header
 from wilson.importers.csv_read import read_rows
 
 HEAD_LINES = 50
@@ -62,31 +62,31 @@ def sniff(head_text: str) -> Head:
     return Head(rows, bool(_NOT_CSV.search(head_text)))
 
 
-_ASSET_HEADERS = frozenset(("asset", "coin", "crypto", "cryptocurrency", "crypto asset"))
+# Coins that exchanges list (Kraken writes Bitcoin XXBT, Ether XETH): a column or cell naming one
+# holds quantities of it, not money. Only codes no bank writes for anything else: no tickers, no
+# fiat, no words (`DOT`, `ETC`, `OP`, `SOL`, `ADA` stay out).
+_COINS = frozenset("""
+    BTC XBT XXBT ETH XETH USDT USDC BUSD DOGE XDG XXDG XRP XXRP LTC XLTC BNB CRO MATIC AVAX SHIB TRX XLM XXLM BCH XETC
+    XTZ HBAR AAVE XMR XXMR ZEC XZEC GUSD PAXG WBTC STETH
+""".split())
+_COIN_CELL = re.compile(r"[-+]?\s*\d[\d,.]*\s+([A-Z]{2,5})")  # Bitstamp's `0.01000000 BTC`
 
 
-def crypto_assets(text: str) -> tuple[str, list[str]] | None:
-    """(header, assets) of a crypto exchange's history whose asset column holds coins, not only
-    money (Coinbase's `Asset` of BTC and ETH, Kraken's `asset` of XXBT beside ZEUR): its amounts
-    are quantities of coins and prices of them, which no account's money is."""
+def crypto_assets(text: str) -> list[str]:
+    """The coins a crypto exchange's history trades, in a column of them (Coinbase's `Asset`,
+    Kraken's `asset`, Crypto.com's `Currency`) or beside amounts (Bitstamp's `0.01 BTC`): its
+    amounts are quantities and prices of coins, which no account's money is. None in a bank export."""
     head = sniff(head_of(text))
     if head.not_csv:
-        return None
+        return []
+    coins: set[str] = set()
     for rows in head.rows.values():
-        for at, (_, cells) in enumerate(rows):
-            index = next((i for i, cell in enumerate(cells) if normalise_header(cell) in _ASSET_HEADERS), None)
-            if index is None:
-                continue
-            values = {row[index].strip().upper() for _, row in rows[at + 1 :] if len(row) > index and row[index].strip()}
-            coins = sorted(value for value in values if not _money_code(value))
-            if coins:
-                return cells[index].strip(), coins
-    return None
-
-
-def _money_code(value: str) -> bool:
-    """An ISO currency, also as Kraken writes fiat (`ZEUR`, `ZUSD`)."""
-    return bool(currency_code(value) or (len(value) == 4 and value[0] == "Z" and currency_code(value[1:])))
+        for _, cells in rows:
+            for cell in cells:
+                value = cell.strip().upper()
+                coin = _COIN_CELL.fullmatch(value)
+                coins.update(found for found in (value, coin[1] if coin else None) if found in _COINS)
+    return sorted(coins)
 
 
 def head_of(text: str) -> str:

@@ -125,11 +125,10 @@ def _refuse_coins(text: str, source: str) -> None:
     coin prices and quantities came out as income."""
     from wilson.importers.csv_layout import crypto_assets
 
-    found = crypto_assets(text)
-    if found:
-        header, coins = found
-        raise ImportRefused(source, f"a crypto exchange's history (its {header} column holds {', '.join(coins[:3])}"
-                                    f"{' …' if len(coins) > 3 else ''}): Wilson books money, not coins")
+    coins = crypto_assets(text)
+    if coins:
+        raise ImportRefused(source, f"a crypto exchange's history (it trades {', '.join(coins[:3])}{' …' if len(coins) > 3 else ''}):"
+                                    " Wilson books money, not coins")
 
 
 def _best_reading(ranked: list[Format], text: str, source: str, currency: str | None) -> tuple[Format, ParseResult]:
