@@ -81,5 +81,34 @@ def test_a_statement_summary_beside_a_running_balance_tells_a_file_that_lacks_ro
     assert parse_written(tmp_path, whole).warnings == []
     cut = parse_written(tmp_path, BOFA_SUMMARY)
     assert cut.warnings == [
-        "the statement's closing balance is 2154.33, but the running balance on its last row, 2025-01-10, is 2484.51: rows may be missing"
+        "the statement's closing balance is 2154.33, but the running balance on its last day, 2025-01-10, is 2484.51: rows may be missing"
     ]
+
+
+@pytest.mark.parametrize(
+    "text, warning",
+    [
+        (  # newest first, its oldest row cut off: the opening balance tells
+            "Opening balance,1000.00\nClosing balance,1150.00\n\nDate,Description,Amount,Balance\n"
+            "01/28/2025,ELECTRIC CO,-100.00,1150.00\n01/20/2025,PAYROLL ACME,500.00,1250.00\n",
+            "the statement's opening balance is 1000.00, but the running balance before its first day, 2025-01-20, is 750.00:"
+            " rows may be missing",
+        ),
+        (  # Nationwide's `Account Balance` is today's, above whatever days were asked for
+            '"Account Name:","FlexAccount ****12345"\n"Account Balance:","£1,250.00"\n\n'
+            '"Date","Transaction type","Description","Paid out","Paid in","Balance"\n'
+            '"31 Jan 2025","Payment to","TESCO STORES 1234","£12.34","","£987.66"\n'
+            '"15 Jan 2025","Bank credit","ACME LTD SALARY","","£1,000.00","£1,000.00"\n',
+            None,
+        ),
+        (  # two statements joined, each closing on its own day
+            "Date,Description,Amount,Balance\n01/01/2025,Opening balance,,0.00\n01/15/2025,ACME PAYROLL,1000.00,1000.00\n"
+            "01/31/2025,Closing balance,,1000.00\n02/01/2025,Opening balance,,1000.00\n02/10/2025,RENT,-500.00,500.00\n"
+            "02/28/2025,Closing balance,,500.00\n",
+            None,
+        ),
+    ],
+)
+def test_a_running_balance_is_checked_against_the_statements_own_balances(tmp_path: Path, text: str, warning: str | None) -> None:
+    warnings = [w for w in parse_written(tmp_path, text).warnings if "rows may be missing" in w]
+    assert warnings == ([warning] if warning else [])

@@ -674,8 +674,8 @@ class _Conversion:
     ) -> None:
         """The balance the lines above the table, or its balance lines, state (see `csv_statement`)
         is the account's, when no `running` balance gives one; a card's `Current balance` is what is
-        owed, of no sure sign. Beside a running balance, a statement's closing balance (Bank of
-        America's summary above its table) still tells a file that lacks rows."""
+        owed, of no sure sign. Beside a running balance, a statement's opening and dated closing
+        balance (Bank of America's summary above its table) still tell a file that lacks rows."""
         account = result.accounts[0]
         if "credit_card" in (account.type, type_named(account.name or "")):  # `Nationwide Credit Card ****1234`
             return
@@ -687,7 +687,8 @@ class _Conversion:
         if not running:
             account.balance, account.balance_date = stated.closing, stated.as_of
         if running:
-            warning = running_disagreement(stated, compress(zip(rows.column("posted"), rows.column("balance")), map(not_, held)), currency)
+            booked = zip(rows.column("posted"), rows.column("amount"), rows.column("balance"))
+            warning = running_disagreement(stated, compress(booked, map(not_, held)), currency)
         elif result.skipped_pending:  # left out, though the closing balance may count them (comdirect's `offen`)
             warning = None
         else:

@@ -34,6 +34,7 @@ _OPENING = re.compile(
     + r"|solde\s+(?:initial|precedent|précédent)" + _AS_OF,
     re.I,
 )
+_FINAL = re.compile(r"closing|ending|carried|endsaldo|schlusssaldo|eindsaldo|final|utg[aå]ende|loppusaldo|koncowe|końcowe", re.I)
 _VALUE_AS_OF = re.compile(r"\s+as\s+(?:of|at)\s+(\S+)$", re.I)
 
 
@@ -41,7 +42,8 @@ _VALUE_AS_OF = re.compile(r"\s+as\s+(?:of|at)\s+(\S+)$", re.I)
 class StatedBalances:
     opening: int | None = None
     closing: int | None = None
-    as_of: date | None = None  # the closing balance's date, when its label gives one
+    as_of: date | None = None  # the closing balance's date, when its label or line gives one
+    final: bool = False  # the label names a statement's end (`Closing balance`), not a balance now (`Account Balance`)
 
 
 def stated_balances(
@@ -56,7 +58,7 @@ def stated_balances(
         if len(named) == 1 and ":" in named[0]:
             named = [part.strip() for part in named[0].rsplit(":", 1)]
         for at, cell in enumerate(named[:-1]):  # the label, wherever a balance line in the table puts it
-            day = _LABEL_DATE.search(cell)
+            day = _LABEL_DATE.search(cell) or next(filter(None, map(_LABEL_DATE.fullmatch, named[:at])), None)  # or its date cell
             label = " ".join(_LABEL_DATE.sub(" ", cell).strip(" :").split())
             closing = found.closing is None and _CLOSING.fullmatch(label)
             if closing or (found.opening is None and _OPENING.fullmatch(label)):
@@ -66,6 +68,7 @@ def stated_balances(
                 amount = next((a for a in (_amount(value, decimal_sep, currency) for value in values) if a is not None), None)
                 if amount is not None and closing:
                     found.closing, found.as_of = amount, (read_date(day[0]) if day else _value_date(dated, read_date))
+                    found.final = bool(_FINAL.search(label))
                 elif amount is not None:
                     found.opening = amount
                 break
@@ -99,21 +102,32 @@ def disagreement(stated: StatedBalances, booked: Iterable[int], held: Iterable[i
     )
 
 
-def running_disagreement(stated: StatedBalances, booked: Iterable[tuple[date, int | None]], currency: str) -> str | None:
-    """A warning when the running balance of the booked rows (day, balance) does not reach the
-    statement's closing balance on its last day up to the closing date: a running balance agrees
-    with itself when the last rows are cut off, and statements joined end to end each close on their own day."""
-    days: dict[date, set[int]] = {}
-    for day, balance in booked:
-        if balance is not None and (stated.as_of is None or day <= stated.as_of):
-            days.setdefault(day, set()).add(balance)
-    if stated.closing is None or not days:
+def running_disagreement(stated: StatedBalances, booked: Iterable[tuple[date, int, int | None]], currency: str) -> str | None:
+    """A warning when the running balance of the booked rows (day, amount, balance) does not start
+    from the statement's opening balance on its first day, or reach its closing balance on its last
+    day up to the closing date: a running balance agrees with itself when rows are cut off at
+    either end. A balance with neither a date nor a statement's closing word may be today's
+    (Nationwide's `Account Balance` above a range of past days) and is left alone; statements
+    joined end to end each close on their own day."""
+    before: dict[date, set[int]] = {}  # each row's balance before it, by day
+    after: dict[date, set[int]] = {}
+    for day, amount, balance in booked:
+        if balance is not None:
+            before.setdefault(day, set()).add(balance - amount)
+            if stated.as_of is None or day <= stated.as_of:
+                after.setdefault(day, set()).add(balance)
+    if stated.opening is not None and before and stated.opening not in before[min(before)]:
+        first = min(before)
+        return (f"the statement's opening balance is {format_minor(stated.opening, currency)}, but the running balance"
+                f" before its first day, {first.isoformat()}, is {_listed(before[first], currency)}: rows may be missing")
+    if stated.closing is None or not (stated.as_of or stated.final) or not after:
         return None
-    last = max(days)
-    if stated.closing in days[last]:
+    last = max(after)
+    if stated.closing in after[last]:
         return None
-    ran = ", ".join(format_minor(balance, currency) for balance in sorted(days[last]))
-    return (
-        f"the statement's closing balance is {format_minor(stated.closing, currency)}, but the running balance"
-        f" on its last row, {last.isoformat()}, is {ran}: rows may be missing"
-    )
+    return (f"the statement's closing balance is {format_minor(stated.closing, currency)}, but the running balance"
+            f" on its last day, {last.isoformat()}, is {_listed(after[last], currency)}: rows may be missing")
+
+
+def _listed(balances: set[int], currency: str) -> str:
+    return ", ".join(format_minor(balance, currency) for balance in sorted(balances))
