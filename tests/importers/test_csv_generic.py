@@ -1364,3 +1364,15 @@ def test_a_payment_thanked_for_coming_in_makes_the_account_a_card() -> None:
         "03/05/2025,SHELL OIL,-40.00\n03/06/2025,WHOLE FOODS,-62.10\n"
     )
     assert checking.accounts[0].type == "checking"  # the payment goes out of it
+
+
+def test_one_running_balance_through_rows_of_several_currencies_is_one_account() -> None:
+    result = parse_text(  # a euro card naming each purchase's own currency; its balance runs through every row
+        "Date,Description,Payment currency,Original amount,Amount,Balance\n"
+        "2025-03-01,HOTEL LONDON,GBP,120.00,-142.50,857.50\n2025-03-03,CAFE,EUR,30.00,-30.00,827.50\n"
+        "2025-03-05,AMAZON.COM,USD,50.00,-46.10,781.40\n2025-03-07,SALARY,EUR,500.00,500.00,1281.40\n"
+    )
+    assert len(result.accounts) == 1
+    assert [(t.amount, t.currency, t.original_amount, t.original_currency) for t in result.transactions][:3] == [
+        (-14250, None, -12000, "GBP"), (-3000, None, None, None), (-4610, None, -5000, "USD"),
+    ]

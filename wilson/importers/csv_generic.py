@@ -198,6 +198,7 @@ class _Conversion:
         self.warnings: list[str] = []  # what the reading had to decide that the user should know
         self.sign_reading: str | None = None  # see ParseResult.sign_reading
         self.per_currency = False  # the rows' currencies are the accounts (no account column)
+        self.purchases: int | None = None  # a currency column that turned out to be the purchases' (`_purchase_currencies`)
         # Only a file with a 64 KB stretch free of line breaks can hold a row that long (give or take
         # quoted line breaks, which the 4 KB description check still catches); most files skip the check.
         self.check_sizes = has_long_line(text, MAX_ROW_CHARS)
@@ -210,6 +211,7 @@ class _Conversion:
         if layout_for is layout_from_header:
             self._merge_second_header()
             self._currencies_named_as_dates()
+            self._purchase_currencies()
             self._years_from_value_dates()
         self._clean_party_columns()
 
@@ -249,6 +251,15 @@ class _Conversion:
             if cells and all(map(currency_code, cells)):
                 self.layout.dates.remove(index)
                 self.layout.single.setdefault("currency", index)
+
+    def _purchase_currencies(self) -> None:
+        """A currency column of several currencies beside an original amount that has none of its
+        own is the original amount's (`Payment currency`, `Original amount`): the amounts are the
+        account's, whatever each purchase was paid in."""
+        single = self.layout.single
+        if "currency" in single and "original_amount" in single and "original_currency" not in single:
+            if len(set(filter(None, map(currency_cell, self._column(single["currency"], 1000))))) > 1:
+                single["original_currency"] = self.purchases = single.pop("currency")
 
     def _years_from_value_dates(self) -> None:
         """Sparkasse's CSV-MT940 writes its booking day without a year (`12.03.`, as MT940 books
@@ -498,8 +509,8 @@ class _Conversion:
         if self.options.account.currency:
             return self.options.account.currency
         single = self.layout.single
-        if "currency" in single:
-            values = Counter(filter(None, map(currency_cell, self._column(single["currency"], 1000))))
+        if "currency" in single or self.purchases is not None:  # the purchases' currencies: most of them are the account's
+            values = Counter(filter(None, map(currency_cell, self._column(single.get("currency", self.purchases), 1000))))
             if values:
                 return values.most_common(1)[0][0]
         if any(normalise_header(name) == "sort code" for name in self.header) or any(
@@ -651,7 +662,8 @@ class _Conversion:
                 # A file's own-account column is filled on every row; one left blank on some (card
                 # payments) holds the counterparty's account number (DKB's "Kontonummer" next to "BLZ").
                 del parsed["account_key"]
-        if "account_key" not in parsed and "balance" in single and row_currencies is not None and len(set(row_currencies)) > 1:
+        if "account_key" not in parsed and "balance" in parsed and row_currencies is not None and len(set(row_currencies)) > 1 \
+                and _balance_per_currency(parsed["amount"], parsed["balance"], [code or currency for code in row_currencies], kept):
             # A running balance per currency (Wise's statement of all balances, PayPal's): each
             # currency is a balance of its own, an account per currency.
             parsed["account_key"] = [code or currency for code in row_currencies]
@@ -1242,6 +1254,27 @@ class _Conversion:
             found.append((name, number[0].replace(" ", "") if number else None, bool(label["card"])))
         # A line with the account's number beats one with only a name (`Account Name:` is often the holder's).
         return next((line for line in found if line[1]), found[0] if found else (None, None, False))
+
+
+def _balance_per_currency(amounts: list, balances: list, currencies: list[str], kept: Iterable[int]) -> bool:
+    """Whether the running balance runs per currency (Wise's and PayPal's balances) rather than
+    through all the rows (a card's statement naming each purchase's own currency): fewer rows
+    break each currency's chain than break the file's (as few: PayPal's balances that each
+    return to zero read either way, and its balances are per currency)."""
+    rows = [i for i in kept if amounts[i].__class__ is int and balances[i].__class__ is int]
+    by_currency: dict[str, list[int]] = {}
+    for i in rows:
+        by_currency.setdefault(currencies[i], []).append(i)
+    return sum(_chain_breaks(amounts, balances, own) for own in by_currency.values()) <= _chain_breaks(amounts, balances, rows)
+
+
+def _chain_breaks(amounts: list, balances: list, rows: list[int]) -> int:
+    """Rows whose balance is not the one before plus their amount, read oldest or newest first,
+    whichever breaks fewer."""
+    pairs = list(zip(rows, rows[1:]))
+    oldest_first = sum(balances[a] + amounts[b] != balances[b] for a, b in pairs)
+    newest_first = sum(balances[b] + amounts[a] != balances[a] for a, b in pairs)
+    return min(oldest_first, newest_first)
 
 
 _YEARLESS = re.compile(r"(\d{1,2})\.(\d{1,2})\.?")
