@@ -1696,3 +1696,19 @@ def test_a_text_whose_spaces_moved_is_the_same_row_and_a_longer_name_is_not(tmp_
         import_file(ledger, write(tmp_path / "a", "checking.csv", "2025-01-20,GROCERY,-40.00\n2025-01-31,ZELLE TO JO ANNE,-50.00\n", header))
         later = import_file(ledger, write(tmp_path / "b", "checking.csv", "2025-01-31,ZELLE TO JOANNE SMITH,-50.00\n2025-02-03,GROCERY,-22.00\n", header))
         assert (later.added, later.duplicates) == (2, 0)
+
+
+def test_a_wallets_download_of_one_currency_meets_its_download_of_all(tmp_path: Path) -> None:
+    """`wallet.csv` of euros and pounds opens `wallet EUR` and `wallet GBP`; next month's euros alone
+    go into `wallet EUR`, and the other way round a download of all lands beside `wallet` in euros."""
+    header = "Date,Description,Amount,Currency,Balance\n"
+    both = "2025-01-02,TOP UP,500.00,EUR,500.00\n2025-01-05,CAFE,-12.50,EUR,487.50\n2025-01-06,PRET,-8.20,GBP,291.80\n2025-01-07,TUBE,-2.80,GBP,289.00\n"
+    euros = "2025-01-05,CAFE,-12.50,EUR,487.50\n2025-02-03,CARREFOUR,-22.00,EUR,465.50\n"
+    for order, (first, second) in enumerate(((both, euros), (euros, both))):
+        with Ledger(tmp_path / f"ledger{order}.db") as ledger:
+            (tmp_path / "a").mkdir(exist_ok=True)
+            (tmp_path / "b").mkdir(exist_ok=True)
+            import_file(ledger, write(tmp_path / "a", "wallet.csv", first, header))
+            later = import_file(ledger, write(tmp_path / "b", "wallet.csv", second, header))
+            assert later.duplicates == 1
+            assert ledger.scalar("SELECT COUNT(*) FROM accounts WHERE currency = 'EUR'") == 1

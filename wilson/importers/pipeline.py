@@ -362,6 +362,8 @@ def _account_for(
         # or the same bank's export from another country (Amex in dollars and in pounds).
         name = f"{name} {parsed.currency.upper()}"
         found = ledger.account(name)
+    elif found is None and not named and parsed.currency_stated:
+        name, found = _in_its_currency(ledger, name, parsed.currency.upper())
     if found is None and not named and rows is not None:
         # A file that states its account's number may be the next download of one first imported
         # from a CSV, which stated none (Chase's QFX after its CSV): only such an account can be it.
@@ -426,6 +428,16 @@ def _account_holding(ledger: Ledger, rows: ParsedRows, currency: str | None, unn
         return None
     ours = _day_amounts(booked)
     return next((ledger.account_by_id(account["id"]) for account in candidates if _holds(ledger, account["id"], ours)), None)
+
+
+def _in_its_currency(ledger: Ledger, name: str, currency: str) -> tuple[str, dict | None]:
+    """(name, account) of the account a file's rows in one currency belong to under the other
+    naming: `wallet EUR`, opened by a download of all its currencies, for this month's `wallet` in
+    euros only, and `wallet` in euros for next month's `wallet EUR`."""
+    suffix = f" {currency}"
+    other = name.removesuffix(suffix) if name.endswith(suffix) else name + suffix
+    found = ledger.account(other)
+    return (other, found) if found and found["currency"] == currency else (name, None)
 
 
 def _balance_continued(ledger: Ledger, rows: ParsedRows, currency: str | None) -> dict | None:
