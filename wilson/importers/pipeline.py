@@ -441,21 +441,32 @@ def _in_its_currency(ledger: Ledger, name: str, currency: str) -> tuple[str, dic
 
 
 def _balance_continued(ledger: Ledger, rows: ParsedRows, currency: str | None) -> dict | None:
-    """The one account whose known balance the file's running balance shows on that day, beside a
-    row they share: a renamed download that overlaps its account by a row or two (too few for
-    `_account_holding`) whose balances run on from the account's."""
+    """The one account whose known balance the file's running balance shows on that day, after a
+    row they share, worded the same: a renamed download that overlaps its account by a row or two
+    (too few for `_account_holding`) whose balances run on from the account's."""
     if not rows.has("balance"):
         return None
     booked = _booked(rows)
-    balances = {(day, balance) for day, balance in zip(per_distinct(date.isoformat, booked.column("posted")), booked.column("balance"))}
+    at_balance: dict[tuple[str, int], set[tuple[int, str]]] = {}  # (day, balance after) -> (amount, text) of the rows there
+    for day, balance, amount, text in zip(
+        per_distinct(date.isoformat, booked.column("posted")), booked.column("balance"), booked.column("amount"), booked.column("description")
+    ):
+        at_balance.setdefault((day, balance), set()).add((amount, text.casefold()))
     found = [
         account for account in ledger.query(
             "SELECT id, balance, balance_date FROM accounts WHERE balance IS NOT NULL AND (:currency IS NULL OR currency = :currency)",
             {"currency": currency},
         )
-        if (account["balance_date"], account["balance"]) in balances and _holds(ledger, account["id"], _day_amounts(booked), minimum=1)
+        if (account["balance_date"], account["balance"]) in at_balance
+        and _holds_any(ledger, account["id"], account["balance_date"], at_balance[account["balance_date"], account["balance"]])
     ]
     return ledger.account_by_id(found[0]["id"]) if len(found) == 1 else None
+
+
+def _holds_any(ledger: Ledger, account_id: int, day: str, rows: set[tuple[int, str]]) -> bool:
+    """Whether the account holds one of `rows` (amount, casefolded text) on `day`, worded the same."""
+    held = ledger.query("SELECT amount, description FROM transactions WHERE account_id = ? AND posted = ? AND pending = 0", (account_id, day))
+    return any((row["amount"], row["description"].casefold()) in rows for row in held)
 
 
 def _booked(rows: ParsedRows) -> ParsedRows:
