@@ -1376,3 +1376,33 @@ def test_one_running_balance_through_rows_of_several_currencies_is_one_account()
     assert [(t.amount, t.currency, t.original_amount, t.original_currency) for t in result.transactions][:3] == [
         (-14250, None, -12000, "GBP"), (-3000, None, None, None), (-4610, None, -5000, "USD"),
     ]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (  # C6 Bank: money in and money out in Portuguese, in reais
+            "Data Lançamento,Data Contábil,Título,Descrição,Entrada(R$),Saída(R$),Saldo do Dia(R$)\n"
+            "28/03/2025,28/03/2025,Compra débito,PAO DE ACUCAR,0.00,45.67,1954.33\n25/03/2025,25/03/2025,Pix recebido,ACME LTDA,2000.00,0.00,2000.00\n",
+            [("PAO DE ACUCAR", -4567), ("ACME LTDA", 200000)],
+        ),
+        (  # M-Pesa: `Completion Time`, `Paid In` and `Withdrawn`
+            "Receipt No.,Completion Time,Details,Transaction Status,Paid In,Withdrawn,Balance\n"
+            "SCS1ABC,2025-03-28 18:12:01,Merchant Payment to 123456 - NAIVAS,Completed,,1234.00,8766.00\n"
+            "SCR2DEF,2025-03-25 09:00:00,Funds received from JOHN DOE,Completed,10000.00,,10000.00\n",
+            [("Merchant Payment to 123456 - NAIVAS", -123400), ("Funds received from JOHN DOE", 1000000)],
+        ),
+        (  # Metro Bank: the reference is the only text beside a type
+            "Date,Reference,Transaction Type,Money In,Money Out,Balance\n"
+            '20/03/2025,SAINSBURYS S/MKTS,Card Payment,,£56.44,"£1,234.56"\n15/03/2025,ACME LTD SALARY,Faster Payment,"£1,100.00",,"£1,291.00"\n',
+            [("SAINSBURYS S/MKTS", -5644), ("ACME LTD SALARY", 110000)],
+        ),
+        (  # China Merchants Bank: the remark, not the type
+            "交易日期,交易时间,收入,支出,余额,交易类型,交易备注\n"
+            '"2025-03-25","09:00:00","20000.00","","20000.00","代发工资","ACME工资"\n"2025-03-28","18:12:01","","45.67","19954.33","快捷支付","美团外卖"\n',
+            [("ACME工资", 2000000), ("美团外卖", -4567)],
+        ),
+    ],
+)
+def test_more_banks_money_columns_and_texts(text: str, expected: list[tuple[str, int]]) -> None:
+    assert [(t.description, t.amount) for t in parse_text(text).transactions] == expected

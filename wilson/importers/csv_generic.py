@@ -212,6 +212,7 @@ class _Conversion:
             self._merge_second_header()
             self._currencies_named_as_dates()
             self._purchase_currencies()
+            self._references_in_words()
             self._years_from_value_dates()
         self._clean_party_columns()
 
@@ -260,6 +261,15 @@ class _Conversion:
         if "currency" in single and "original_amount" in single and "original_currency" not in single:
             if len(set(filter(None, map(currency_cell, self._column(single["currency"], 1000))))) > 1:
                 single["original_currency"] = self.purchases = single.pop("currency")
+
+    def _references_in_words(self) -> None:
+        """In a file with no text column, a reference column written in words is the transaction's
+        text, not an id: Metro Bank's `Reference` holds `SAINSBURYS S/MKTS` beside only a type."""
+        index = self.layout.single.get("bank_id")
+        cells = [cell.strip() for cell in self._column(index, 200) if cell.strip()] if not self.layout.texts else []
+        if cells and sum(" " in cell or not any(map(str.isdigit, cell)) for cell in cells) * 2 > len(cells):
+            del self.layout.single["bank_id"]
+            self.layout.texts.append(index)
 
     def _years_from_value_dates(self) -> None:
         """Sparkasse's CSV-MT940 writes its booking day without a year (`12.03.`, as MT940 books

@@ -23,6 +23,7 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
         "date", "transaction date", "trans date", "started date", "operation date", "created", "created at", "date created",
         "created date", "created utc", "datetime", "date time", "settle date", "settlement date",
         "date started", "release date", "tran date", "txn date", "startdatum", "voucher date", "timestamp",
+        "completion time",  # M-Pesa's statement
     ),
     "date:2": ("value date", "valuedate", "value dat", "value dt"),
     "date:3": ("time",),  # Up: `Time` holds the date and time of the purchase; elsewhere a time beside a date
@@ -48,7 +49,7 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     ),
     "amount:1": ("gross", "subtotal"),  # PayPal: `Net` is what moved (`Gross` before the fee)
     "fee": ("fee", "fees", "transaction fee", "fee amount"),
-    "debit": ("debit", "debits", "debit amount", "withdrawal", "withdrawals", "withdrawal amount", "paid out", "money out", "outflow", "charge",
+    "debit": ("debit", "debits", "debit amount", "withdrawal", "withdrawals", "withdrawal amount", "withdrawn", "paid out", "money out", "outflow", "charge",
               "withdrawal amt", "dr", "out"),
     "credit": ("credit", "credits", "credit amount", "deposit", "deposits", "deposit amount", "paid in", "money in", "inflow", "payment",
                "deposit amt", "cr", "in"),
@@ -97,7 +98,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "empfanger", "empfaenger", "zahlungsempfanger", "zahlungsempfaenger", "auftraggeber empfanger",
         "auftraggeber empfaenger", "auftraggeber begunstigter", "auftraggeber beguenstigter", "begunstigter auftraggeber", "empfanger auftraggeber",
         "empfaenger auftraggeber", "beguenstigter zahlungspflichtiger", "begunstigter zahlungspflichtiger",
-        "name zahlungsbeteiligter", "auftraggeber", "naam tegenpartij", "tegenpartij", "partner neve",
+        "name zahlungsbeteiligter", "auftraggeber", "naam tegenpartij", "naam van de tegenpartij", "tegenpartij", "partner neve",
         "nazev protiuctu", "beneficiaire", "tiers", "handelaar", "commercant", "naam omschrijving", "nom de la contrepartie",
         "naam tegenpartij bevat", "dane kontrahenta", "maksaja", "maksunsaaja", "saajan nimi", "nimi", "afsender", "modtager", "navn",
         "tegenrekeninghouder", "odbiorca zleceniodawca", "saaja maksaja", "auftraggeber zahlungsempfanger", "empfanger zahlungspflichtiger",
@@ -111,7 +112,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "toelichting", "zahlungsreferenz", "tekst", "rubrik", "buchungsdetails", "text mottagare", "libelles",
         "details du mouvement", "detail de l ecriture", "transactie", "communication", "descricao", "opis operacji", "tytul",
         "zprava pro prijemce", "otsikko", "beskrivelse", "poznamka", "beskrivning", "opis transakcji", "opis", "popis",
-        "vorgang verwendungszweck", "detalle", "lancamento", "historico", "viesti", "aciklama",
+        "vorgang verwendungszweck", "detalle", "lancamento", "historico", "viesti", "aciklama", "mededeling",
         "descrizione operazioni", "descrizione completa", "transaktion", "tytulem", "meddelande", "forklaring",
         "szczegoly transakcji", "movimiento", "descrizione estesa", "popis prikazce", "popis pro prijemce",
     ),
@@ -124,21 +125,22 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "soll", "belastung", "ausgang", "ausgabe", "debet", "af", "sortie", "betrag soll", "ausgehend", "betrag ausgehend",
         "rechnungsbetrag ausgehend", "addebiti", "uscite", "cargo", "cargos", "lastschrift", "ut", "obciazenia", "debito", "retiros",
         "retiro", "uttak", "ut fra konto", "uttak fra konto",  # DNB's `Uttak fra konto`
+        "saida",  # C6 Bank's `Saída(R$)`
     ),
     "credit": (
         "haben", "gutschrift", "eingang", "einnahme", "bij", "entree", "betrag haben", "credito", "eingehend",
         "betrag eingehend", "rechnungsbetrag eingehend", "accrediti", "entrate", "abono", "abonos", "inn", "uznania", "depositos",
-        "deposito", "innskudd", "inn pa konto", "innskudd pa konto",
+        "deposito", "innskudd", "inn pa konto", "innskudd pa konto", "entrada",
     ),
     "direction": ("soll haben", "s h", "bevetel kiadas", "af bij", "debet credit", "creditdebet", "credit debet"),
     "balance": (
-        "saldo", "kontostand", "solde", "egyenleg", "saldo nach buchung", "verfugbares guthaben", "saldo po operacji",
+        "saldo", "kontostand", "solde", "egyenleg", "saldo nach buchung", "verfugbares guthaben", "saldo po operacji", "saldo do dia",
         "saldo po transakcji", "bokfort saldo", "guthaben", "saldos", "bakiye", "saldo na trn", "saldo contabilistico", "disponible",
     ),
     "currency": (
         "waehrung", "wahrung", "munt", "zahlungswahrung", "monn", "devise", "mena uctu", "mena", "tranzakcio devizaneme",
         "devizanem", "divisa", "devise du compte", "devies", "waluta", "valuutta", "valutacode", "para birimi",
-        "waluta rachunku", "penznem",
+        "waluta rachunku", "penznem", "valuta rekening",
     ),
     "currency:1": ("waluta operacji",),
     "account:-1": ("auftragskonto",),
@@ -224,7 +226,7 @@ _CHINESE: dict[str, tuple[str, ...]] = {
     "debit": ("支出金额", "支出金額", "支出", "借方发生额", "借方金额", "借方金額", "转出金额", "提款", "提款金額"),
     "credit": ("存入金额", "存入金額", "收入金额", "收入金額", "收入", "贷方发生额", "贷方金额", "貸方金額", "转入金额", "存款", "存款金額"),
     "balance": ("余额", "餘額", "账户余额", "帳戶餘額", "联机余额", "可用余额", "結餘"),
-    "text": ("交易摘要", "交易说明", "交易說明", "用途", "附言", "商品说明", "商品名称", "備註", "备注", "说明"),
+    "text": ("交易摘要", "交易说明", "交易說明", "用途", "附言", "商品说明", "商品名称", "備註", "备注", "说明", "交易备注"),
     "payee": ("对方户名", "對方戶名", "对方账户名称", "交易对方", "对方名称", "對方名稱"),
     "kind": ("交易类型", "交易類型", "交易类别"),
     "status": ("交易状态", "交易狀態", "当前状态"),
