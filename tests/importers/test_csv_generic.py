@@ -1406,3 +1406,25 @@ def test_one_running_balance_through_rows_of_several_currencies_is_one_account()
 )
 def test_more_banks_money_columns_and_texts(text: str, expected: list[tuple[str, int]]) -> None:
     assert [(t.description, t.amount) for t in parse_text(text).transactions] == expected
+
+
+def test_a_bank_dialect_that_sells_coins_is_read_and_a_french_statements_own_lines_are_balances(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from wilson.importers.formats import parse_file
+
+    cash_app = tmp_path / "cash_app_report.csv"  # Cash App's own layout: a bitcoin buy costs dollars
+    cash_app.write_text(
+        "Transaction ID,Date,Transaction Type,Currency,Amount,Fee,Net Amount,Asset Type,Asset Price,Asset Amount,Status,Notes,"
+        "Name of sender/receiver,Account\n"
+        "abc1,2025-03-05 10:00:00 EST,Bitcoin Buy,USD,-$20,-$0.35,-$20.35,BTC,\"$85,000\",0.00023529,COMPLETE,,,Cash\n"
+        "abc2,2025-03-07 10:00:00 EST,Deposits,USD,\"$1,200\",$0,\"$1,200\",,,,COMPLETE,,ACME PAYROLL,Cash\n"
+    )
+    assert [t.amount for t in parse_file(cash_app).transactions] == [-2035, 120000]
+    caisse = tmp_path / "caisse.csv"  # Caisse d'Épargne: `Devise : EUR` in a cell, balances above and below
+    caisse.write_text(
+        "Numéro de compte : 01234567890;Nom du compte : COMPTE CHEQUE;Devise : EUR;;;\nSolde en fin de période;;;;1 234,56;\n"
+        "Date;Numéro d'opération;Libellé;Débit;Crédit;Détail;\n28/03/25;1234567;CB CARREFOUR;-56,10;;CB CARREFOUR FACT;\n"
+        "20/03/25;1234566;VIR SEPA ACME;;2 100,00;VIR SEPA ACME SALAIRE;\nSolde en début de période;;;;-809,34;\n", encoding="latin-1"
+    )
+    result = parse_file(caisse)
+    assert (result.accounts[0].currency, result.accounts[0].currency_stated, result.accounts[0].balance) == ("EUR", True, 123456)
+    assert [t.amount for t in result.transactions] == [-5610, 210000] and not result.errors

@@ -110,7 +110,7 @@ _REVERTED = re.compile(
 )
 _SUMMARY = re.compile(
     r"(opening|closing|beginning|ending|starting|previous|new) balance\b|turnover$|anfangssaldo|endsaldo|tagessaldo|"
-    r"schlusssaldo|saldo (alt|neu|anfang|ende)|solde (initial|final|precedent|au)|kontostand (alt|neu|vom|am)|"
+    r"schlusssaldo|saldo (alt|neu|anfang|ende)|solde (initial|final|precedent|au)|solde en (d[ée]but|debut|fin) de p[ée]riode|kontostand (alt|neu|vom|am)|"
     r"(alter|neuer|aktueller) kontostand|kontostand\b(?:\s*(?:in\s+)?[a-z]{3})?\s*:?\s*$|#?saldo (koncowe|końcowe|poczatkowe|początkowe)|saldo (anterior|inicial|final|total|do dia|del dia|contabil[ií]stico|dispon[ií]vel)|"
     r"account balance:?$|accrued interest$|s ?a ?l ?d ?o:?$|liczba transakcji|number of transactions|anzahl (?:der )?(?:ums(?:ä|ae)tze|buchungen)|saldo (iniziale|finale|contabile)|beginsaldo|eindsaldo|"
     # Swedbank's Baltic and Swedish statements, and the Nordic words: opening, closing, turnover, accrued interest
@@ -506,11 +506,14 @@ class _Conversion:
         return Counter(filter(None, map(cell_currency, cells)))
 
     def _preamble_currency(self) -> str | None:
-        """`Currency:,GBP` (or `Währung;EUR`, or mBank's `#Waluta;` over `PLN;`) in the lines above the header."""
+        """`Currency:,GBP` (or `Währung;EUR`, mBank's `#Waluta;` over `PLN;`, Caisse d'Épargne's
+        `Devise : EUR` in a cell of its own) in the lines above the header."""
         for cells in self._preamble_labelled:
             named = [c.strip() for c in cells if c.strip()]
-            if len(named) >= 2 and (classify(named[0]) or ("",))[0] == "currency" and currency_code(named[1]):
-                return currency_code(named[1])
+            pairs = [named[:2]] + [[part.strip() for part in cell.split(":", 1)] for cell in named if ":" in cell.strip(":")]
+            for label, value in (pair for pair in pairs if len(pair) == 2):
+                if (classify(label) or ("",))[0] == "currency" and currency_code(value):
+                    return currency_code(value)
         return None
 
     def _currency(self, european: bool) -> str:

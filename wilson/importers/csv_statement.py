@@ -24,17 +24,17 @@ _CLOSING = re.compile(
     r"(?:(?:closing|ending|current|new|account|ledger|statement|booked)\s+)?balance" + _AS_OF
     + r"|(?:neuer|aktueller)\s+kontostand|kontostand(?:\s+neu)?" + _AS_OF
     + r"|endsaldo|schlusssaldo|eindsaldo|saldo(?:\s+(?:neu|final|finale|actual|atual|eind|koncowe|końcowe))?" + _AS_OF
-    + r"|solde(?:\s+(?:final|actuel|comptable))?" + _AS_OF + r"|utg[aå]ende\s+saldo|loppusaldo",
+    + r"|solde(?:\s+(?:final|actuel|comptable))?" + _AS_OF + r"|solde\s+en\s+fin\s+de\s+p[ée]riode|utg[aå]ende\s+saldo|loppusaldo",
     re.I,
 )
 _OPENING = re.compile(
     r"(?:opening|beginning|starting|previous)\s+balance" + _AS_OF
     + r"|alter\s+kontostand|anfangssaldo|beginsaldo|alkusaldo|ing[aå]ende\s+saldo"
     + r"|saldo\s+(?:alt|anfang|anterior|inicial|iniziale|poczatkowe|początkowe)" + _AS_OF
-    + r"|solde\s+(?:initial|precedent|précédent)" + _AS_OF,
+    + r"|solde\s+(?:initial|precedent|précédent)" + _AS_OF + r"|solde\s+en\s+d[ée]but\s+de\s+p[ée]riode",
     re.I,
 )
-_FINAL = re.compile(r"closing|ending|carried|endsaldo|schlusssaldo|eindsaldo|final|utg[aå]ende|loppusaldo|koncowe|końcowe", re.I)
+_FINAL = re.compile(r"closing|ending|carried|endsaldo|schlusssaldo|eindsaldo|final|fin de p|utg[aå]ende|loppusaldo|koncowe|końcowe", re.I)
 _VALUE_AS_OF = re.compile(r"\s+as\s+(?:of|at)\s+(\S+)$", re.I)
 
 

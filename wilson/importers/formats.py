@@ -109,8 +109,10 @@ def parse_file(path: Path, forced_format: str | None = None, currency: str | Non
     source = str(path)
     data = read_bytes(path)
     text = decode(data, source)
-    _refuse_coins(text, source)
-    fmt, result = _best_reading(ranked_formats(text, source, forced_format), text, source, currency)
+    ranked = ranked_formats(text, source, forced_format)
+    if ranked[0].name in _GUESSING:
+        _refuse_coins(text, source)
+    fmt, result = _best_reading(ranked, text, source, currency)
     result.file_hash = hashlib.sha256(data).hexdigest()
     if not result.transactions and not result.errors:
         if forced_format and not fmt.detect(text):
@@ -120,9 +122,13 @@ def parse_file(path: Path, forced_format: str | None = None, currency: str | Non
     return result
 
 
+# The formats that map any table: a bank's own dialect knows its coins (Cash App's `Bitcoin Buy` costs dollars).
+_GUESSING = ("generic_csv", "card_csv", "inferred_csv")
+
+
 def _refuse_coins(text: str, source: str) -> None:
-    """A crypto exchange's history is refused whatever format it is forced to: read as money, its
-    coin prices and quantities came out as income."""
+    """A crypto exchange's history is refused when it would be read as a table of money (also
+    forced to one): its coin prices and quantities came out as income."""
     from wilson.importers.csv_layout import crypto_assets
 
     coins = crypto_assets(text)
