@@ -1229,7 +1229,7 @@ def test_a_lloyds_card_file_of_purchases_alone_is_told_by_its_columns() -> None:
         "09/01/2025,10/01/2025,24492155000001,TRAINLINE.COM LONDON,67.90\n"
     )
     assert [t.amount for t in result.transactions] == [-2345, -6790]
-    assert result.accounts[0].type == "credit_card"
+    assert (result.accounts[0].type, result.accounts[0].currency, result.accounts[0].currency_stated) == ("credit_card", "GBP", True)
 
 
 def test_a_quicken_reports_inflow_outflow_and_net_totals_are_skipped_with_a_warning() -> None:

@@ -526,11 +526,11 @@ class _Conversion:
             values = Counter(filter(None, map(currency_cell, self._column(single.get("currency", self.purchases), 1000))))
             if values:
                 return values.most_common(1)[0][0]
-        if any(normalise_header(name) == "sort code" for name in self.header) or any(
+        if any(normalise_header(name) in ("sort code", "date entered") for name in self.header) or any(
             values and all(map(_SORT_CODE_ACCOUNT.fullmatch, values))
             for values in (self._column(index, 50) for index in range(self.width))
         ):
-            return "GBP"  # only UK banks export a sort code (Barclays: `20-32-06 13152170` per row)
+            return "GBP"  # only UK banks export a sort code (Barclays: `20-32-06 13152170` per row), or Lloyds' and Halifax's card `Date entered`
         for name in self.header:
             stated = header_currency(name)
             if stated:
