@@ -651,12 +651,12 @@ def _repeated_elsewhere(ledger: Ledger, batch_id: int, created: list[int]) -> li
     return [
         f"{row['times']} of its rows in {row['opened']} are in {row['name']} too (same day, amount and text): if the file"
         f" is {row['name']}'s, undo it and import it with --account \"{row['name']}\""
-        for row in ledger.query(
+        for row in ledger.query(  # one probe of the account/date index per new row and other account
             "SELECT n.name AS opened, a.name, COUNT(DISTINCT t.id) AS times FROM transactions t"
-            " JOIN transactions o ON o.posted = t.posted AND o.fingerprint = t.fingerprint AND o.account_id != t.account_id"
-            " JOIN accounts a ON a.id = o.account_id JOIN accounts n ON n.id = t.account_id"
-            " WHERE t.batch_id = ? AND t.account_id IN (SELECT value FROM json_each(?)) GROUP BY n.name, a.name"
-            " HAVING COUNT(DISTINCT t.id) > 1",
+            " CROSS JOIN accounts a CROSS JOIN transactions o INDEXED BY transactions_account_posted JOIN accounts n ON n.id = t.account_id"
+            " WHERE t.batch_id = ?1 AND t.account_id IN (SELECT value FROM json_each(?2)) AND a.id NOT IN (SELECT value FROM json_each(?2))"
+            " AND o.account_id = a.id AND o.posted = t.posted AND o.fingerprint = t.fingerprint"
+            " GROUP BY n.name, a.name HAVING COUNT(DISTINCT t.id) > 1",
             (batch_id, json.dumps(created)),
         )
     ]

@@ -26,6 +26,8 @@ from wilson.ledger.transfers import link_transfers
 
 BANK_ID_MATCH_DAYS = 7  # a row the bank re-dated keeps its id
 MOVED_ROW_DAYS = 3  # without an id, a row the bank re-dated: authorisation to posting date
+AMENDED_SHARE, AMENDED_FEW = 0.5, 3  # a new download leaves out at most this share of an account's rows where it
+# lists them again, or this many
 SHARED_SPAN_DAYS = 4  # a file and an account sharing more days than this cover the same stretch, not a boundary
 
 
@@ -241,7 +243,9 @@ def _remove_amended(
     for nearly the same amount, replaces an imported row that it no longer lists, between days
     whose rows it lists again (see `_relisted_days`) and not on its own first or last day (a
     download may start or stop part-way through one). A held row another of the file's rows
-    answered for (`taken`: moved, or matched by bank id) is listed.
+    answered for (`taken`: moved, or matched by bank id) is listed. A file that leaves out most of
+    the account's rows on those days is another account's (two checking accounts' files of one
+    bank), whose rows amend none.
     """
     account_id, first, last = window
     if not new or relisted is None:
@@ -255,22 +259,31 @@ def _remove_amended(
     if start > end:
         return []
     listed = set(rows.fingerprint)
-    left_out: dict[str, list[tuple]] = {}  # by the text's first letters, which a cut or extended text keeps
+    # By the text's first letters, which a cut or extended text keeps, and the day: a new row looks
+    # only at the days it may have moved by (a busy account holds thousands of one shop's rows).
+    left_out: dict[tuple[str, str], list[tuple]] = {}
+    held = 0
     for row in _plain_rows(
         ledger.conn,
         "SELECT id, posted, amount, description, bank_id, fingerprint FROM transactions"
         " WHERE account_id = ? AND posted BETWEEN ? AND ? AND pending = 0 AND batch_id IS NOT NULL",
         (account_id, start, end),
     ):
+        held += 1
         if row[5] not in listed and row[5] not in taken:
-            left_out.setdefault(row[3].casefold()[:_KEY_LETTERS], []).append(row)
+            left_out.setdefault((row[3].casefold()[:_KEY_LETTERS], row[1]), []).append(row)
+    left = sum(map(len, left_out.values()))
+    if left > AMENDED_FEW and left > AMENDED_SHARE * held:
+        return []  # a file that lists few of the account's rows on those days again is no new download of it
     gone: list[int] = []
     for i in booked if left_out else ():
-        olds = left_out.get(rows.description[i].casefold()[:_KEY_LETTERS], [])
-        old = next((row for row in olds if _amends(row, rows.posted[i], rows.amount[i], rows.description[i], rows.bank_id[i])), None)
-        if old is not None:
-            olds.remove(old)
-            gone.append(old[0])
+        posted, key = rows.posted[i], rows.description[i].casefold()[:_KEY_LETTERS]
+        for olds in filter(None, (left_out.get((key, day)) for day in _days_around(posted, BANK_ID_MATCH_DAYS))):
+            old = next((row for row in olds if _amends(row, posted, rows.amount[i], rows.description[i], rows.bank_id[i])), None)
+            if old is not None:
+                olds.remove(old)
+                gone.append(old[0])
+                break
     if not gone:
         return []
     amended = ledger.query("SELECT * FROM transactions WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(gone),))
@@ -279,6 +292,11 @@ def _remove_amended(
 
 
 _KEY_LETTERS = 4
+
+
+def _days_around(day: str, most: int) -> list[str]:
+    """`day`, then the days before and after it, nearest first, up to `most` days away."""
+    return [day] + [shift(day, sign * gap) for gap in range(1, most + 1) for sign in (-1, 1)]
 
 
 def _amends(old: tuple, posted: str, amount: int, description: str, bank_id: str | None) -> bool:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
-from functools import partial
+from functools import lru_cache, partial
 
 from wilson.ledger.iso_dates import days, shift
 from wilson.ledger.new_rows import NewRows
@@ -76,19 +77,25 @@ def link_transfers(ledger: Ledger, batch_id: int, rows: NewRows) -> int:
     low = shift(min(rows.posted), -TRANSFER_MATCH_DAYS)
     high = shift(max(rows.posted), TRANSFER_MATCH_DAYS)
     transfer_category = ledger.scalar("SELECT id FROM categories WHERE name = 'Transfer'")
-    said = partial(_said, {(rows.account_id[i], rows.fingerprint[i]): name.casefold() for i, name in rows.transfer_hint.items()},
-                   transfer_category)
+    hinted = {(rows.account_id[i], rows.fingerprint[i]): name.casefold() for i, name in rows.transfer_hint.items()}
+    said = partial(_said, hinted, transfer_category)
     names = {row["id"]: row["name"].casefold() for row in ledger.query("SELECT id, name FROM accounts")}
-    candidates = [
-        row
-        for row in ledger.query(
-            f"SELECT {_LEG_COLUMNS} FROM transactions"
-            " WHERE posted BETWEEN ? AND ? AND pending = 0 AND transfer_id IS NULL AND amount != 0 ORDER BY posted, id",
+    # The rows on these dates are read as plain tuples and only the few that may be legs in full:
+    # another big account's rows are all on them.
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    legs = [
+        row_id
+        for row_id, text, account_id, fingerprint, category_id, source in cursor.execute(
+            "SELECT id, description, account_id, fingerprint, category_id, category_source FROM transactions"
+            " WHERE posted BETWEEN ? AND ? AND pending = 0 AND transfer_id IS NULL AND amount != 0",
             (low, high),
         )
-        if _reads_like_transfer(row["description"]) or said(row) is not None or CURRENCY_EXCHANGE.search(row["description"])
-        or WALLET_FUNDING.search(row["description"])
+        if _may_be_a_leg(text) or (category_id == transfer_category and source in _FILED_BY) or (account_id, fingerprint) in hinted
     ]
+    candidates = ledger.query(
+        f"SELECT {_LEG_COLUMNS} FROM transactions WHERE id IN (SELECT value FROM json_each(?)) ORDER BY posted, id", (json.dumps(legs),)
+    )
     linked = 0
     taken: set[int] = set()
     for row in candidates:
@@ -131,9 +138,12 @@ def _said(hinted: dict[tuple[int, int], str], transfer_category: int | None, row
     this batch's rows), '' for a move to an account it does not name (a row a file or the user
     filed under Transfer), None for nothing."""
     target = hinted.get((row["account_id"], row["fingerprint"]))
-    if target is None and row["category_id"] == transfer_category and row["category_source"] in ("bank", "user"):
+    if target is None and row["category_id"] == transfer_category and row["category_source"] in _FILED_BY:
         return ""
     return target
+
+
+_FILED_BY = ("bank", "user")  # a Transfer category these set says the row is a move; the categoriser's guess does not
 
 
 def _could_be_legs(row: dict, other: dict, target: str | None, other_target: str | None, names: dict[int, str]) -> bool:
@@ -183,6 +193,13 @@ def _names(text: str, currency: str) -> bool:
 
 def _reads_like_transfer(text: str) -> bool:
     return bool(TRANSFER_WORDS.search(text)) and not NOT_TRANSFER.search(text)
+
+
+@lru_cache(maxsize=65536)
+def _may_be_a_leg(text: str) -> bool:
+    """Whether a row's text may make it a leg of a move between own accounts; asked once per
+    distinct text (a second big account's import reads every row of the other's on its dates)."""
+    return _reads_like_transfer(text) or bool(CURRENCY_EXCHANGE.search(text) or WALLET_FUNDING.search(text))
 
 
 def _likeliest_leg(row: dict, matches: list[dict], target: str | None, names: dict[int, str]) -> dict | None:
