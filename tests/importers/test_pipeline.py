@@ -1712,3 +1712,16 @@ def test_a_wallets_download_of_one_currency_meets_its_download_of_all(tmp_path: 
             later = import_file(ledger, write(tmp_path / "b", "wallet.csv", second, header))
             assert later.duplicates == 1
             assert ledger.scalar("SELECT COUNT(*) FROM accounts WHERE currency = 'EUR'") == 1
+
+
+def test_another_accounts_file_amends_none_of_the_rows_it_does_not_list(tmp_path: Path) -> None:
+    """A second checking account's file put into the first by --account lists one or two of its
+    rows (the same salary on the same days) and leaves out the rest: it is no new download of the
+    account, and its purchases, near the first's in text and amount, replace none of them."""
+    mine = "".join(f"05/{day:02d}/2024,COFFEE BAR,-4.{day:02d}\n" for day in range(2, 12)) + "05/01/2024,ACME PAYROLL,2500.00\n05/12/2024,ACME PAYROLL,2500.00\n"
+    theirs = "".join(f"05/{day:02d}/2024,COFFEE BAR,-4.{day + 20:02d}\n" for day in range(2, 12)) + "05/01/2024,ACME PAYROLL,2500.00\n05/12/2024,ACME PAYROLL,2500.00\n"
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "mine.csv", mine), account="Checking")
+        other = import_file(ledger, write(tmp_path, "theirs.csv", theirs), account="Checking")
+        assert (other.added, other.duplicates, other.corrected) == (10, 2, 0)
+        assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 22
