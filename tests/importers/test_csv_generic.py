@@ -1428,3 +1428,29 @@ def test_a_bank_dialect_that_sells_coins_is_read_and_a_french_statements_own_lin
     result = parse_file(caisse)
     assert (result.accounts[0].currency, result.accounts[0].currency_stated, result.accounts[0].balance) == ("EUR", True, 123456)
     assert [t.amount for t in result.transactions] == [-5610, 210000] and not result.errors
+
+
+def test_german_layouts_of_several_accounts_cards_and_stated_balances(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    volksbank = parse_text(  # VR-Banking: each row names its own account, and the Tagesgeld is savings
+        "Bezeichnung Auftragskonto;IBAN Auftragskonto;Buchungstag;Name Zahlungsbeteiligter;Verwendungszweck;Betrag;Waehrung;Saldo nach Buchung\n"
+        "Girokonto;DE02600901000123456789;15.01.2025;;Umbuchung Tagesgeld;-500,00;EUR;2.476,55\n"
+        "Tagesgeld;DE02600901000987659999;15.01.2025;;Umbuchung Girokonto;500,00;EUR;5.500,00\n"
+    )
+    assert sorted((a.number, a.type) for a in volksbank.accounts) == [
+        ("DE02600901000123456789", "checking"), ("DE02600901000987659999", "savings"),
+    ]
+    card = parse_text(  # Sparkasse's card statement: the card that paid, the booked amount and its text
+        "Umsatz getätigt von;Belegdatum;Buchungsdatum;Originalbetrag;Originalwährung;Buchungsbetrag;Buchungswährung;Transaktionsbeschreibung\n"
+        '5490 0602 0100 7853;20.01.25;22.01.25;"100,00";USD;"-96,04";EUR;AMAZON.COM SEATTLE\n'
+    )
+    assert card.accounts[0].type == "credit_card"
+    assert [(t.amount, t.original_amount, t.original_currency, t.description) for t in card.transactions] == [
+        (-9604, -10000, "USD", "AMAZON.COM SEATTLE"),
+    ]
+    balanced = parse_text(  # a currency column of one currency still lets the stated balances count
+        '"Buchungstag";"Valuta";"Textschlüssel";"Empfänger/Zahlungspflichtiger";"Vorgang/Verwendungszweck";"Währung";"Umsatz";" "\n'
+        '"02.01.2019";"02.01.2019";"";"ACME";"Gehalt";"EUR";"1.000,00";"H"\n'
+        '"31.01.2019";"";"";"";"Anfangssaldo";"EUR";"1.000,00";"H"\n"31.01.2019";"";"";"";"Endsaldo";"EUR";"9.999,99";"H"\n'
+    )
+    assert balanced.accounts[0].balance == 999999
+    assert "the rows add up to 1000.00, but the statement's balance goes from 1000.00 to 9999.99" in balanced.warnings

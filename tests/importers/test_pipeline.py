@@ -1725,3 +1725,13 @@ def test_another_accounts_file_amends_none_of_the_rows_it_does_not_list(tmp_path
         other = import_file(ledger, write(tmp_path, "theirs.csv", theirs), account="Checking")
         assert (other.added, other.duplicates, other.corrected) == (10, 2, 0)
         assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 22
+
+
+def test_a_german_card_settled_from_the_girokonto_is_a_transfer(tmp_path: Path) -> None:
+    header = "Buchungsdatum;Empfänger;Verwendungszweck;Betrag (€)\n"
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "giro.csv", "05.01.2023;DKB VISACARD;4748********1234 Kreditkartenabrechnung;-150,00\n", header),
+                    account="Girokonto")
+        card = import_file(ledger, write(tmp_path, "visa.csv", "05.01.2023;;Ausgleich Kreditkarte;150,00\n06.01.2023;;REWE;-23,45\n", header),
+                           account="Kreditkarte")
+        assert card.transfers_linked == 1

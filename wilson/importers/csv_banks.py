@@ -249,6 +249,7 @@ FORMATS = [
             "Debit": "debit", "Credit": "credit", "Status": "status",  # a later layout adds Status (Pending)
         },
         _card("Capital One Card", "Capital One"),
+        home_currency="USD",
     ),
     Dialect(
         "wells_fargo",

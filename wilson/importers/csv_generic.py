@@ -688,7 +688,7 @@ class _Conversion:
         rows = ParsedRows(parsed, count).take(kept)
         result.transactions = rows
         result.accounts = self._accounts(rows, currency)
-        if (self.preamble or self.balance_rows) and len(result.accounts) == 1 and not rows.has("currency"):
+        if (self.preamble or self.balance_rows) and len(result.accounts) == 1 and len(set(rows.column("currency")) - {None}) <= 1:
             self._stated_balance(result, rows, seps.get("amount") or seps.get("debit") or ".", date_cols, currency, "balance" in single)
         result.errors.sort(key=lambda e: e.line)
         return result
@@ -1327,8 +1327,9 @@ def _values_under(labels: list[str], values: list[str]) -> bool:
     return all(value for label, value in under if _known_label(label)) and not any(_known_label(value) for _, value in under)
 
 
-# Of a normalised header. Lloyds, Halifax and Bank of Scotland cards' `Date entered` beside `Date`.
-_CREDIT_CARD_HEADER = re.compile(r"\bcredit ?card\b|\bkreditkart|\bcarte de credit\b|\bcreditcard|^date entered$")
+# Of a normalised header. Lloyds, Halifax and Bank of Scotland cards' `Date entered` beside `Date`;
+# Sparkasse's card statement names the card that paid in `Umsatz getätigt von`.
+_CREDIT_CARD_HEADER = re.compile(r"\bcredit ?card\b|\bkreditkart|\bcarte de credit\b|\bcreditcard|^date entered$|^umsatz getatigt von$")
 
 
 _ACCOUNT_LABEL = re.compile(

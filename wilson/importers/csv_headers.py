@@ -112,11 +112,11 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "toelichting", "zahlungsreferenz", "tekst", "rubrik", "buchungsdetails", "text mottagare", "libelles",
         "details du mouvement", "detail de l ecriture", "transactie", "communication", "descricao", "opis operacji", "tytul",
         "zprava pro prijemce", "otsikko", "beskrivelse", "poznamka", "beskrivning", "opis transakcji", "opis", "popis",
-        "vorgang verwendungszweck", "detalle", "lancamento", "historico", "viesti", "aciklama", "mededeling",
+        "vorgang verwendungszweck", "detalle", "lancamento", "historico", "viesti", "aciklama", "mededeling", "transaktionsbeschreibung",
         "descrizione operazioni", "descrizione completa", "transaktion", "tytulem", "meddelande", "forklaring",
         "szczegoly transakcji", "movimiento", "descrizione estesa", "popis prikazce", "popis pro prijemce",
     ),
-    "amount": ("betrag", "bedrag", "montant", "importe", "importo", "belopp", "summe", "summa", "umsatz", "zauctovana castka", "tranzakcio osszege", "castka", "kwota",
+    "amount": ("betrag", "buchungsbetrag", "bedrag", "montant", "importe", "importo", "belopp", "summe", "summa", "umsatz", "zauctovana castka", "tranzakcio osszege", "castka", "kwota",
                "belob", "belop", "objem", "maara", "maara euroa", "montant de l operation", "montante", "kwota transakcji",
                "osszeg", "netto", "valor", "neto", "liquido", "tutar", "islem tutari", "kwota w walucie rachunku", "castka v mene uctu"),
     "amount:1": ("brutto", "bruto", "kwota operacji"),  # PayPal: the net is what moved; Alior: the account's amount beside
@@ -139,11 +139,12 @@ _OTHER: dict[str, tuple[str, ...]] = {
     ),
     "currency": (
         "waehrung", "wahrung", "munt", "zahlungswahrung", "monn", "devise", "mena uctu", "mena", "tranzakcio devizaneme",
-        "devizanem", "divisa", "devise du compte", "devies", "waluta", "valuutta", "valutacode", "para birimi",
+        "devizanem", "divisa", "devise du compte", "devies", "waluta", "valuutta", "valutacode", "para birimi", "buchungswahrung",
         "waluta rachunku", "penznem", "valuta rekening",
     ),
     "currency:1": ("waluta operacji",),
-    "account:-1": ("auftragskonto",),
+    "account:-1": ("auftragskonto", "iban auftragskonto"),  # Sparkasse's; Volksbank's beside its `Bezeichnung Auftragskonto`
+    "account_type": ("bezeichnung auftragskonto",),  # Volksbank's `Girokonto`, `Tagesgeld`: see `type_named`
     "account:0": ("kontoname",),
     "account:1": ("konto", "rekening", "rekeningnummer", "produit", "cislo uctu", "szamlaszam", "numero de compte", "rachunek"),
     "account:2": ("kontonummer",),
