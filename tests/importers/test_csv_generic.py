@@ -1286,6 +1286,11 @@ def test_labels_over_their_values_above_the_header_name_the_account_and_currency
         "Account Name,Joint Checking\nPeriod,January 2025\n\nDate,Description,Amount\n01/12/2025,REWE,-23.45\n"
     )
     assert paired.accounts[0].name == "Joint Checking"
+    postbank = parse_text(  # a product alone over a labelled line is no label over its value
+        "Umsätze\nGirokonto\nIBAN: DE12 1001 0010 1234 5678 90\n\n"
+        '"Buchungstag";"Wertstellung";"Umsatzart";"Buchungsdetails";"Betrag (€)"\n"02.01.2019";"02.01.2019";"Gutschrift";"Gehalt";"1.000,00 €"\n'
+    )
+    assert postbank.accounts[0].name is None
 
 
 def test_norwegian_withdrawal_and_deposit_columns_are_kroner() -> None:

@@ -1322,9 +1322,15 @@ def _labels_line(cells: list[str]) -> bool:
 
 
 def _values_under(labels: list[str], values: list[str]) -> bool:
-    """Whether `values` holds a value under each known label, and no label itself."""
+    """Whether `values` holds a value under each known label, and no label itself, alone or before
+    its own value (Postbank's `Girokonto` over `IBAN: DE12…`)."""
     under = [(label, values[i].strip() if i < len(values) else "") for i, label in enumerate(labels) if label.strip()]
-    return all(value for label, value in under if _known_label(label)) and not any(_known_label(value) for _, value in under)
+    return all(value for label, value in under if _known_label(label)) and not any(
+        _known_label(value) or _LABELLED.match(value) for _, value in under
+    )
+
+
+_LABELLED = re.compile(r"[^\W\d][\w .-]*:\s")  # `IBAN: DE12…`, `Name: Max Mustermann`
 
 
 # Of a normalised header. Lloyds, Halifax and Bank of Scotland cards' `Date entered` beside `Date`;
