@@ -530,7 +530,7 @@ class _Conversion:
             values and all(map(_SORT_CODE_ACCOUNT.fullmatch, values))
             for values in (self._column(index, 50) for index in range(self.width))
         ):
-            return "GBP"  # only UK banks export a sort code (Barclays: `20-32-06 13152170` per row), or Lloyds' and Halifax's card `Date entered`
+            return "GBP"  # only UK banks export a sort code (Barclays: `20-32-06 13152170` per row) or a card's `Date entered` (Lloyds)
         for name in self.header:
             stated = header_currency(name)
             if stated:
@@ -709,16 +709,16 @@ class _Conversion:
         if stated.closing is None:
             return
         held = rows.column("pending") if rows.has("pending") else [False] * len(rows)
-        if not running:
-            account.balance, account.balance_date = stated.closing, stated.as_of
         if running:
             booked = zip(rows.column("posted"), rows.column("amount"), rows.column("balance"))
             warning = running_disagreement(stated, compress(booked, map(not_, held)), currency)
-        elif result.skipped_pending:  # left out, though the closing balance may count them (comdirect's `offen`)
-            warning = None
         else:
+            account.balance, account.balance_date = stated.closing, stated.as_of
             amounts = rows.column("amount")
-            warning = disagreement(stated, compress(amounts, map(not_, held)), compress(amounts, held), currency)
+            # Pending rows left out are not checked against it: the closing balance may count them (comdirect's `offen`).
+            warning = None if result.skipped_pending else disagreement(
+                stated, compress(amounts, map(not_, held)), compress(amounts, held), currency
+            )
         if warning:
             result.warnings.append(warning)
 

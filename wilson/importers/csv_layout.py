@@ -75,7 +75,7 @@ _COIN_CELL = re.compile(r"[-+]?\s*\d[\d,.]*\s+([A-Z]{2,5})")  # Bitstamp's `0.01
 def crypto_assets(text: str) -> list[str]:
     """The coins a crypto exchange's history trades, in a column of them (Coinbase's `Asset`,
     Kraken's `asset`, Crypto.com's `Currency`) or beside amounts (Bitstamp's `0.01 BTC`): its
-    amounts are quantities and prices of coins, which no account's money is. None in a bank export."""
+    amounts are quantities and prices of coins, which no account's money is. A bank export names none."""
     head = sniff(head_of(text))
     if head.not_csv:
         return []

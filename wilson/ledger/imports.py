@@ -26,8 +26,8 @@ from wilson.ledger.transfers import link_transfers
 
 BANK_ID_MATCH_DAYS = 7  # a row the bank re-dated keeps its id
 MOVED_ROW_DAYS = 3  # without an id, a row the bank re-dated: authorisation to posting date
-AMENDED_SHARE, AMENDED_FEW = 0.5, 3  # a new download leaves out at most this share of an account's rows where it
-# lists them again, or this many
+# A new download of an account leaves out at most this share of its rows where it lists them again, or this many.
+AMENDED_SHARE, AMENDED_FEW = 0.5, 3
 SHARED_SPAN_DAYS = 4  # a file and an account sharing more days than this cover the same stretch, not a boundary
 
 
@@ -317,7 +317,7 @@ def _reworded(old: str, new: str) -> bool:
     QFX cuts a description mid-word into NAME and MEMO (`…9876 T` / `RANSACTION#`), read back with
     a space that its CSV does not have. (A prefix once spaces are gone would take `ZELLE TO JO ANNE`
     for `ZELLE TO JOANNE SMITH`.)"""
-    return old.startswith(new) or new.startswith(old) or old.split() != new.split() and "".join(old.split()) == "".join(new.split())
+    return old.startswith(new) or new.startswith(old) or "".join(old.split()) == "".join(new.split())
 
 
 def _unmatched(

@@ -34,7 +34,7 @@ TRANSFER_WORDS = re.compile(
     r"transfer|xfer|trnsfr|\btfr\b|payment.{0,12}thank|autopay|auto pay|(?:online|mobile) (?:pmt|pymt)|\bpymt\b|card ?payment|"
     r"crd (?:autopay|pmt)|epay|(?:to|from) (?:[\w-]+ ){0,3}(?:savings|checking|chequing|shares?)\b|pocket|vault|"
     r"umbuchung|übertrag|uebertrag|virement|overboeking|payment received|bill ?pay|payment to .{0,20}card|credit ?card|"
-    r"kreditkartenabrechnung|kartenabrechnung|ausgleich kreditkarte|"  # DKB's and comdirect's card settled from the Girokonto
+    r"kartenabrechnung|ausgleich kreditkarte|"  # DKB's and comdirect's card settled from the Girokonto
     r"e-pay|card (?:online |mobile |internet |web )?(?:payment|pmt|pymt)|cardpmt|directpay|"
     # A card issuer paid from checking: `DISCOVER E-PAYMENT 8247`, `APPLECARD GSBANK PAYMENT`.
     r"\b(?:discover|citi(?! trends)|citicard|amex|american express|capital one|barclaycard|synchrony|syncb|apple ?card|"
