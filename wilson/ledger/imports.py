@@ -13,6 +13,7 @@ import json
 import sqlite3
 from contextlib import nullcontext
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import chain, islice
 from typing import Callable, Sequence
 
@@ -294,9 +295,11 @@ def _remove_amended(
 _KEY_LETTERS = 4
 
 
-def _days_around(day: str, most: int) -> list[str]:
-    """`day`, then the days before and after it, nearest first, up to `most` days away."""
-    return [day] + [shift(day, sign * gap) for gap in range(1, most + 1) for sign in (-1, 1)]
+@lru_cache(maxsize=4096)
+def _days_around(day: str, most: int) -> tuple[str, ...]:
+    """`day`, then the days before and after it, nearest first, up to `most` days away (worked out
+    once per day: a big download's new rows share a few hundred days)."""
+    return (day, *(shift(day, sign * gap) for gap in range(1, most + 1) for sign in (-1, 1)))
 
 
 def _amends(old: tuple, posted: str, amount: int, description: str, bank_id: str | None) -> bool:
