@@ -446,21 +446,24 @@ def _balance_continued(ledger: Ledger, rows: ParsedRows, currency: str | None) -
     (too few for `_account_holding`) whose balances run on from the account's."""
     if not rows.has("balance"):
         return None
+    balances: dict[tuple[str, int], list[int]] = {}  # (day, balance that day) -> accounts
+    for account in ledger.query(
+        "SELECT id, balance, balance_date FROM accounts WHERE balance IS NOT NULL AND (:currency IS NULL OR currency = :currency)",
+        {"currency": currency},
+    ):
+        balances.setdefault((account["balance_date"], account["balance"]), []).append(account["id"])
+    if not balances:  # most first imports: no account to continue
+        return None
     booked = _booked(rows)
     at_balance: dict[tuple[str, int], set[tuple[int, str]]] = {}  # (day, balance after) -> (amount, text) of the rows there
     for day, balance, amount, text in zip(
         per_distinct(date.isoformat, booked.column("posted")), booked.column("balance"), booked.column("amount"), booked.column("description")
     ):
-        at_balance.setdefault((day, balance), set()).add((amount, text.casefold()))
-    found = [
-        account for account in ledger.query(
-            "SELECT id, balance, balance_date FROM accounts WHERE balance IS NOT NULL AND (:currency IS NULL OR currency = :currency)",
-            {"currency": currency},
-        )
-        if (account["balance_date"], account["balance"]) in at_balance
-        and _holds_any(ledger, account["id"], account["balance_date"], at_balance[account["balance_date"], account["balance"]])
-    ]
-    return ledger.account_by_id(found[0]["id"]) if len(found) == 1 else None
+        if (day, balance) in balances:
+            at_balance.setdefault((day, balance), set()).add((amount, text.casefold()))
+    found = [account_id for (day, balance), owners in balances.items() if (day, balance) in at_balance
+             for account_id in owners if _holds_any(ledger, account_id, day, at_balance[day, balance])]
+    return ledger.account_by_id(found[0]) if len(found) == 1 else None
 
 
 def _holds_any(ledger: Ledger, account_id: int, day: str, rows: set[tuple[int, str]]) -> bool:
