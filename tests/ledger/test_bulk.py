@@ -16,6 +16,7 @@ import pytest
 from wilson.importers.pipeline import import_file
 from wilson.ledger import Ledger
 from wilson.ledger.aggregates import rebuild_monthly_flows
+from wilson.ledger.new_rows import NewRows
 
 ROWS = 6_050  # past BULK_ROWS, and not a whole number of statements
 
@@ -77,6 +78,24 @@ def test_a_bulk_import_keeps_every_row_index_and_aggregate(tmp_path: Path) -> No
         assert summary.added == ROWS
         assert_whole(ledger, schema)
         assert ledger.scalar("PRAGMA journal_mode") == "wal"
+        assert ledger.scalar("PRAGMA foreign_keys") == 1
+        assert ledger.conn.execute("PRAGMA foreign_key_check").fetchall() == []
+
+
+def test_a_first_import_without_foreign_key_lookups_still_refuses_a_missing_parent(tmp_path: Path) -> None:
+    """The first bulk import leaves SQLite's per-row lookups out and checks each parent once: a row
+    pointing at no category is refused all the same, and nothing is written."""
+
+    def categorize(rows: NewRows) -> None:
+        rows.category_id = [999] * len(rows)
+
+    with Ledger() as ledger:
+        with pytest.raises(sqlite3.IntegrityError, match="categories row 999"):
+            import_file(ledger, big_csv(tmp_path), account="Checking", categorize=categorize)
+        assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 0 and ledger.accounts() == []
+        assert ledger.scalar("PRAGMA foreign_keys") == 1
+        summary = import_file(ledger, big_csv(tmp_path), account="Checking")
+        assert summary.added == ROWS
 
 
 def test_rows_per_statement_stay_within_the_variable_limit(tmp_path: Path) -> None:

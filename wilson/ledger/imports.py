@@ -377,12 +377,30 @@ def _insert(ledger: Ledger, batch_id: int, rows: NewRows) -> None:
     imported_at = conn.execute("SELECT imported_at FROM import_batches WHERE id = ?", (batch_id,)).fetchone()[0]
     columns: dict[str, Sequence] = {name: getattr(rows, name) for name in _INSERTED}
     columns |= {"batch_id": [batch_id] * len(rows), "created_at": [imported_at] * len(rows)}
+    _check_parents(conn, batch_id, rows)
     with derived_structures_dropped(conn) if bulk else nullcontext():
         _insert_rows(conn, ids, columns)
     _insert_splits(conn, ids, rows)
     index_batch_rows(conn, ids[0], ids[-1])
     parts = {i: [(amount, cat) for amount, cat, _ in own] for i, own in rows.splits.items()}
     add_rows(conn, rows.posted, rows.account_id, rows.category_id, rows.currency, rows.amount, rows.pending, parts=parts)
+
+
+def _check_parents(conn: sqlite3.Connection, batch_id: int, rows: NewRows) -> None:
+    """With SQLite's foreign-key lookups off (a first import: `Ledger._journal_once`), check that
+    the rows' account, categories and batch exist, once per distinct id instead of once per row."""
+    if conn.execute("PRAGMA foreign_keys").fetchone()[0]:
+        return
+    split_categories = {category for parts in rows.splits.values() for _, category, _ in parts}
+    wanted = {
+        "accounts": set(rows.account_id),
+        "categories": (set(rows.category_id) | split_categories) - {None},
+        "import_batches": {batch_id},
+    }
+    for table, ids in wanted.items():
+        missing = ids - {held for (held,) in conn.execute(f"SELECT id FROM {table}")}  # small tables
+        if missing:
+            raise sqlite3.IntegrityError(f"FOREIGN KEY constraint failed: no {table} row {min(missing)}")
 
 
 def _insert_splits(conn: sqlite3.Connection, ids: Sequence[int], rows: NewRows) -> None:
