@@ -77,13 +77,6 @@ def test_the_sql_text_row_is_found_as_plain_words(hard_books):
 
 def test_fts_query_quotes_every_word():
     assert fts_query('a "b" NEAR* c') == '"a"* "b"* "NEAR"* "c"*'
-    assert fts_query("whole_foods") == '"whole"* "foods"*'  # the index splits at `_`: never a phrase
-
-
-@pytest.mark.parametrize("text, same_as", [("whole_foods", "whole foods"), ("FOODS-WHOLE", "whole foods"), ("Panissé", "panis")])
-def test_words_match_in_any_order_case_and_accent(hard_books, text, same_as):
-    found = hard_books.run("search_transactions", query=text)["count"]
-    assert found and found == hard_books.run("search_transactions", query=same_as)["count"]
 
 
 @pytest.mark.parametrize("args, message", [

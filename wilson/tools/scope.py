@@ -26,7 +26,7 @@ from wilson.money import exponent
 from wilson.tools.common import FLOW_SQL, Period, add_months, month_end, month_start, resolve_account, resolve_category
 from wilson.tools.registry import ToolError
 
-_WORD_RE = re.compile(r"[^\W_]+")  # letters and digits: the full-text tokenizer splits words at `_` too
+_WORD_RE = re.compile(r"\w+")
 
 # The raw-row expression and the aggregate column for each grouping key.
 _KEYS = {
@@ -41,8 +41,7 @@ def fts_query(text: str) -> str:
     """User text as a safe FTS5 expression: each word a quoted prefix term, all required.
 
     Only runs of letters and digits survive, so quotes, `*`, `NEAR`, `OR`, column filters and SQL
-    punctuation can neither break the MATCH syntax nor change its meaning. Each term is one word
-    as the index splits them: the index keeps no positions (db/013), so it cannot match a phrase.
+    punctuation can neither break the MATCH syntax nor change its meaning.
     """
     words = _WORD_RE.findall(text)
     if not words:
