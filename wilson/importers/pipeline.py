@@ -561,12 +561,10 @@ def _namesakes_account(ledger: Ledger, source: str, file_format: str, currency: 
     without it. A name that is all dates and export words says nothing, and a bank that names
     every account's download alike (TD's `accountactivity.csv`) is told by the rows: a file that
     matches none of the account's rows on the days both cover is another account's."""
-    if name_from_file(source) == UNNAMED:
-        return None
     went = {row["account_id"] for row in _named_like(
         ledger, source, "b.format = ? AND (? IS NULL OR a.currency = ?)", (file_format, currency, currency),
     )}
-    if len(went) != 1:
+    if len(went) != 1 or name_from_file(source) == UNNAMED:
         return None
     account_id, booked = went.pop(), _booked(rows)
     return None if booked and _contradicts(ledger, account_id, _day_amounts(booked)) else ledger.account_by_id(account_id)
@@ -575,13 +573,11 @@ def _namesakes_account(ledger: Ledger, source: str, file_format: str, currency: 
 def _named_like(ledger: Ledger, source: str, where: str, params: tuple) -> list[dict]:
     """The imports in force (`b`, into account `a`) matching `where` whose file name gives the same
     account name as this file's (`Chase1234_Activity_20240131` and `…_20240229`)."""
-    stem = name_from_file(source)
-    return [
-        row for row in ledger.query(
-            f"SELECT b.* FROM import_batches b JOIN accounts a ON a.id = b.account_id WHERE b.undone_at IS NULL AND {where}", params
-        )
-        if name_from_file(row["file_name"]) == stem
-    ]
+    imports = ledger.query(
+        f"SELECT b.* FROM import_batches b JOIN accounts a ON a.id = b.account_id WHERE b.undone_at IS NULL AND {where}", params
+    )
+    stem = name_from_file(source) if imports else None  # its patterns compile only when there is something to compare
+    return [row for row in imports if name_from_file(row["file_name"]) == stem]
 
 
 def _like_prefix(text: str) -> str:
