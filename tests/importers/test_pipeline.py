@@ -1468,6 +1468,45 @@ def test_a_paypal_history_is_not_the_card_that_paid_all_its_purchases(tmp_path: 
         assert (summary.added, ledger.scalar("SELECT COUNT(*) FROM accounts")) == (6, 2)
 
 
+VENMO_HEADER = (
+    "Account Statement - (@Jane-Doe-12) ,,,,,,,,,,,,,,,,,,,,,\nAccount Activity,,,,,,,,,,,,,,,,,,,,,\n"
+    ",ID,Datetime,Type,Status,Note,From,To,Amount (total),Amount (tip),Amount (tax),Amount (fee),Tax Rate,Tax Exempt,"
+    "Funding Source,Destination,Beginning Balance,Ending Balance,Statement Period Venmo Fees,Terminal Location,"
+    "Year to Date Venmo Fees,Disclaimer\n"
+)
+
+
+def test_a_venmo_payment_a_bank_paid_arrives_from_the_bank_and_links_to_its_row(tmp_path: Path) -> None:
+    """Venmo's balance pays only rows whose `Funding Source` is the balance; a payment the bank
+    account paid is money in from the bank and out to the friend, and the bank's own row for it is
+    the transfer's other leg, so the concert counts once."""
+    venmo = write(tmp_path, "venmo_statement.csv", "".join((
+        ",3123456789,2025-01-05T14:02:11,Payment,Complete,Pizza,Jane Doe,John Smith,- $15.00,,0,,0,,Venmo balance,,,,,Venmo,,\n",
+        ",3123456790,2025-01-07T09:15:00,Payment,Complete,Rent share,John Smith,Jane Doe,+ $500.00,,0,,0,,,Venmo balance,,,,Venmo,,\n",
+        ",3123456791,2025-01-10T19:30:00,Payment,Complete,Concert,Jane Doe,Bob Lee,- $40.00,,0,,0,,Chase Bank *1234,,,,,Venmo,,\n",
+        ",3123456792,2025-01-15T08:00:00,Standard Transfer,Issued,,,,- $485.00,,,,,,,Chase Bank *1234,,,,Venmo,,\n",
+    )), VENMO_HEADER)
+    bank = write(tmp_path, "Chase1234_Activity20250131.CSV", (
+        "DEBIT,01/10/2025,VENMO PAYMENT 1023456789 WEB ID: 3264681992,-40.00,ACH_DEBIT,960.00,,\n"
+        "CREDIT,01/16/2025,VENMO CASHOUT PPD ID: 5264681992,485.00,ACH_CREDIT,1445.00,,\n"
+    ), "Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #\n")
+    with Ledger() as ledger:
+        import_file(ledger, bank)
+        summary = import_file(ledger, venmo)
+        assert (summary.rows_read, summary.added) == (4, 5)
+        wallet = rows(ledger, "account_id = 2")
+        assert [(r["amount"], r["description"]) for r in wallet if r["posted"] == "2025-01-10"] == [
+            (-4000, "Bob Lee"), (4000, "Funded by Chase Bank *1234"),
+        ]
+        assert sum(r["amount"] for r in wallet) == 0  # it began and ended the month empty
+        linked = ledger.query("SELECT a.amount, b.description FROM transactions a JOIN transactions b ON b.id = a.transfer_id")
+        assert sorted((r["amount"], r["description"]) for r in linked) == [
+            (-48500, "VENMO CASHOUT PPD ID: 5264681992"), (-4000, "Funded by Chase Bank *1234"),
+            (4000, "VENMO PAYMENT 1023456789 WEB ID: 3264681992"), (48500, "Standard Transfer"),
+        ]
+        assert import_file(ledger, venmo).added == 0
+
+
 def test_a_file_imported_with_a_format_named_is_read_that_way_again(tmp_path: Path) -> None:
     """A card's short download the user imported with `--format card_csv`, as the summary advised:
     imported again without it, its rows are the same rows, not their opposites."""

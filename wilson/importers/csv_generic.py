@@ -664,9 +664,14 @@ class _Conversion:
         if row_currencies is not None:
             parsed["currency"] = row_currencies
         self._extras(parsed, money, seps, direction, currency)
-        if "amount_in" in single and direction is not None:
-            kept = list(kept)  # a range when no row needed a second look; both sides append to it
-            count = self._both_sides(parsed, kept, direction, currency, european, thousandths)
+        if "funding" in single or ("amount_in" in single and direction is not None):
+            kept = list(kept)  # a range when no row needed a second look; the rows added join it
+            parsed.update((key, list(values)) for key, values in parsed.items() if values.__class__ is not list)  # `line` may be a range
+            if "funding" in single:
+                self._funding_legs(parsed, kept)
+            if "amount_in" in single and direction is not None:
+                self._both_sides(parsed, kept, direction, currency, european, thousandths)
+            count = len(parsed["amount"])
             result.second_legs = count - self.count
         if "account_key" in parsed and not all(map(parsed["account_key"].__getitem__, kept)):
             if self.layout.ledger_accounts:  # a ledger's export names every row's account: a blank is a row error
@@ -722,22 +727,34 @@ class _Conversion:
         if warning:
             result.warnings.append(warning)
 
+    def _funding_legs(self, parsed: dict[str, list], kept: list[int]) -> None:
+        """A wallet's payment that a card or bank account paid (Venmo's `Funding Source`) never
+        touched the wallet's balance: beside it, the same money arriving from that account, so the
+        balance stays whole and that account's own row for it links as a transfer to the wallet
+        instead of counting the purchase twice. Appended to `parsed` and `kept`."""
+        sources, amounts = self.columns[self.layout.single["funding"]], parsed["amount"]
+        for i in list(kept):
+            source = sources[i].strip()
+            if not source or "balance" in source.lower() or amounts[i].__class__ is not int or amounts[i] >= 0:
+                continue
+            added = _copied(parsed, kept, i)
+            amounts[added], parsed["description"][added] = -amounts[i], f"Funded by {source}"
+            if "payee" in parsed:
+                parsed["payee"][added] = source
+
     def _both_sides(
         self, parsed: dict[str, list], kept: list[int], direction: int, currency: str, european: bool, thousandths: bool
-    ) -> int:
+    ) -> None:
         """A transfer history's rows as they touch the user's balances (Wise): money in is what
         arrived (the target amount, in its currency, whatever fee the sender paid), and a conversion
         between two of the user's own balances (NEUTRAL) leaves one, fee and all, and arrives in the
-        other: a row for each side, appended to `parsed` and `kept`. Returns the new row count."""
+        other: a row for each side, appended to `parsed` and `kept`."""
         single, columns = self.layout.single, self.columns
         in_i = single["amount_in"]
-        parsed.setdefault("currency", [None] * self.count)
-        parsed.update((key, list(values)) for key, values in parsed.items() if values.__class__ is not list)  # `line` may be a range
-        own = parsed["currency"]
+        own = parsed.setdefault("currency", [None] * len(parsed["amount"]))
         codes = [c.strip().upper() or None for c in columns[single["currency_in"]]] if "currency_in" in single else own
         arrived = money_column(columns[in_i], self._separator(in_i, european, thousandths), currency, codes)
-        count = self.count
-        for i in list(kept):
+        for i in [i for i in kept if i < self.count]:  # the file's own rows
             flag = columns[direction][i].strip().lower()
             if flag not in ("in", "neutral") or arrived[i].__class__ is not int:
                 continue
@@ -748,12 +765,8 @@ class _Conversion:
             parsed["description"][i] = f"Converted {left} to {columns[in_i][i].strip()} {codes[i] or currency}"
             if "payee" in parsed:  # the holder on both sides: no one was paid
                 parsed["payee"][i] = "Currency conversion"
-            for values in parsed.values():
-                values.append(values[i])
-            parsed["amount"][count], own[count] = abs(arrived[i]), codes[i] or own[i]
-            kept.append(count)
-            count += 1
-        return count
+            added = _copied(parsed, kept, i)
+            parsed["amount"][added], own[added] = abs(arrived[i]), codes[i] or own[i]
 
     def _ledger_splits(self, cells: list[str], row_currencies: list[str | None] | None, currency: str) -> list[list[ParsedSplit]]:
         """A ledger export's split parts, row by row (what they leave of the amount stays under the
@@ -1394,6 +1407,14 @@ def _notes(cells: Sequence[str] | str) -> str | None:
 
 def _category(category: str, sub: str) -> str | None:
     return (f"{category}:{sub}" if sub and sub != category else category) or None
+
+
+def _copied(parsed: dict[str, list], kept: list[int], i: int) -> int:
+    """Append a copy of row `i` to every parsed column, and keep it; its position."""
+    for values in parsed.values():
+        values.append(values[i])
+    kept.append(len(parsed["amount"]) - 1)
+    return kept[-1]
 
 
 def _name(names: list[str], index: int | None) -> str | None:

@@ -69,6 +69,7 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     "bank_id": ("reference", "reference number", "reference no", "transaction id", "transaction reference", "id", "fitid"),
     "category": ("category",),
     "subcategory": ("subcategory", "sub category"),
+    "funding": ("funding source",),  # Venmo: the balance, or the card or bank account that paid
     "status": ("status", "state"),
     "notes": ("notes", "note"),
     "kind": ("type", "transaction type", "type of transaction", "activity", "transaction kind"),

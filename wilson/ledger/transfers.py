@@ -55,7 +55,9 @@ CURRENCY_EXCHANGE = re.compile(
 # Deposit`, `Bank Deposit to PP Account`): the other leg is the card's `PAYPAL *SHOP` row, so the
 # purchase counts once, as the wallet's payment to the shop.
 WALLET_FUNDING = re.compile(
-    r"\bgeneral (?:credit )?card deposit\b|\bbank deposit to pp(?: account)?\b|\bgeneral card funding\b", re.IGNORECASE
+    r"\bgeneral (?:credit )?card deposit\b|\bbank deposit to pp(?: account)?\b|\bgeneral card funding\b"
+    r"|^funded by\b",  # what the importers write beside a Venmo payment a card or bank paid (`csv_generic`)
+    re.IGNORECASE,
 )
 EXCHANGE_MATCH_DAYS = 1  # both legs of a conversion are booked at once; a day allows for time zones
 
