@@ -421,26 +421,28 @@ _INSERTED = (
 ROWS_PER_STATEMENT = 100
 
 
-def _insert_rows(conn: sqlite3.Connection, ids: Sequence[int], columns: dict[str, Sequence]) -> None:
+def _insert_rows(conn: sqlite3.Connection, ids: range, columns: dict[str, Sequence]) -> None:
     """Insert a hundred rows per statement: `executemany` costs more per row it steps through than
     the row's insert itself, whatever the number of parameters.
 
     A column holding one value on every row (the account, the currency, no notes, ...) is written
     into the statement as a literal instead of bound: binding from Python costs more than the
-    insert too, so a typical batch binds half the columns it would otherwise.
+    insert too, so a typical batch binds half the columns it would otherwise. The ids are not
+    bound either: SQLite numbers each row one past the table's largest id, which is what `ids`
+    holds, and appends it without looking for the id first.
     """
-    slots, bound = ["?"], [ids]
+    slots, bound = [], []
     for values in columns.values():
         literal = _literal(values[0]) if values.count(values[0]) == len(values) else None
         if literal is None:
             bound.append(values)
         slots.append(literal or "?")
-    limit = conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // len(bound)
+    limit = conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // max(1, len(bound))  # none bound: one row
     per_statement = max(1, min(ROWS_PER_STATEMENT, limit))
     row = f"({', '.join(slots)})"
 
     def statement(count: int) -> str:
-        return f"INSERT INTO transactions (id, {', '.join(columns)}) VALUES " + ", ".join([row] * count)
+        return f"INSERT INTO transactions ({', '.join(columns)}) VALUES " + ", ".join([row] * count)
 
     # Parameters are taken from the columns a statement at a time: 100k parameter tuples at once
     # would double peak memory.
@@ -450,6 +452,8 @@ def _insert_rows(conn: sqlite3.Connection, ids: Sequence[int], columns: dict[str
     conn.executemany(statement(per_statement), (tuple(islice(flat, width)) for _ in range(full)))
     if rest:
         conn.execute(statement(rest), tuple(flat))
+    if conn.execute("SELECT MAX(id) FROM transactions").fetchone()[0] != ids[-1]:
+        raise sqlite3.DatabaseError(f"the new rows were not numbered {ids[0]}…{ids[-1]}")
 
 
 def _literal(value: object) -> str | None:
