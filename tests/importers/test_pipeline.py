@@ -1507,6 +1507,25 @@ def test_a_venmo_payment_a_bank_paid_arrives_from_the_bank_and_links_to_its_row(
         assert import_file(ledger, venmo).added == 0
 
 
+@pytest.mark.parametrize("qif_first", [True, False])
+def test_a_quicken_month_and_the_banks_csv_of_it_are_one_set_of_rows(tmp_path: Path, qif_first: bool) -> None:
+    """Quicken joins a row's payee and memo as `SHELL OIL 57442 - HOUSTON TX`, the bank's CSV
+    writes `SHELL OIL 57442 HOUSTON TX`: the same letters and digits on the same day for the same
+    amount are the same row, whichever file comes first."""
+    qif = write(tmp_path, "checking.qif", (
+        "D03/03/2025\nT-45.67\nPSHELL OIL 57442\nMHOUSTON TX\n^\nD03/05/2025\nT2500.00\nPACME CORP PAYROLL\nMPPD ID 1234567890\n^\n"
+        "D03/28/2025\nT-60.00\nPCOMCAST\n^\n"
+    ), "!Type:Bank\n")
+    csv = write(tmp_path, "checking.csv", (
+        "2025-03-03,SHELL OIL 57442 HOUSTON TX,-45.67\n2025-03-05,ACME CORP PAYROLL PPD ID 1234567890,2500.00\n2025-03-28,COMCAST,-60.00\n"
+    ))
+    first, second = (qif, csv) if qif_first else (csv, qif)
+    with Ledger() as ledger:
+        import_file(ledger, first)
+        again = import_file(ledger, second)
+        assert (again.added, again.duplicates) == (0, 3)
+
+
 def test_a_file_imported_with_a_format_named_is_read_that_way_again(tmp_path: Path) -> None:
     """A card's short download the user imported with `--format card_csv`, as the summary advised:
     imported again without it, its rows are the same rows, not their opposites."""

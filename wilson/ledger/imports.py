@@ -10,6 +10,7 @@ a date a few days away (a bank may re-date a row between two downloads and keep 
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -316,11 +317,15 @@ def _amends(old: tuple, posted: str, amount: int, description: str, bank_id: str
 
 
 def _reworded(old: str, new: str) -> bool:
-    """Whether one text is the other cut or extended, or the other with its spaces moved: Chase's
-    QFX cuts a description mid-word into NAME and MEMO (`…9876 T` / `RANSACTION#`), read back with
-    a space that its CSV does not have. (A prefix once spaces are gone would take `ZELLE TO JO ANNE`
-    for `ZELLE TO JOANNE SMITH`.)"""
-    return old.startswith(new) or new.startswith(old) or "".join(old.split()) == "".join(new.split())
+    """Whether one text is the other cut or extended, or the same letters and digits spaced and
+    punctuated otherwise: Chase's QFX cuts a description mid-word into NAME and MEMO (`…9876 T` /
+    `RANSACTION#`), read back with a space that its CSV does not have; a QIF joins its payee and
+    memo with ` - `. (A prefix once spaces are gone would take `ZELLE TO JO ANNE` for `ZELLE TO
+    JOANNE SMITH`.)"""
+    return old.startswith(new) or new.startswith(old) or _SPACING.sub("", old) == _SPACING.sub("", new)
+
+
+_SPACING = re.compile(r"[\W_]+")
 
 
 def _unmatched(
