@@ -68,12 +68,15 @@ def _lines(text: str) -> list[str]:
 
 def _date_order(lines: list[str]) -> str:
     """`MDY` or `DMY`: the file's `!Option`, else what its dates show, read as a CSV date column is
-    (a day over 12; else the order that keeps them close and in sequence), else by separator."""
-    dates, dots = [], 0
+    (a day over 12; else the order that keeps them close and in sequence, unless the rows repeat
+    their payees month after month), else by separator (Quicken writes month first)."""
+    dates, payees, dots = [], [], 0
     for line in lines:
         upper = line.strip().upper()
         if upper in ("!OPTION:MDY", "!OPTION:DMY"):
             return upper[-3:]
+        if line.startswith("P"):
+            payees.append(upper[1:])
         if not line.startswith("D"):
             continue
         m = _DATE.fullmatch(line[1:].strip())
@@ -83,7 +86,8 @@ def _date_order(lines: list[str]) -> str:
         dots += m[2] == "."
     if not dates:
         return "MDY"
-    return "DMY" if infer_date_format(dates, day_first=bool(dots)).format is DMY else "MDY"
+    recurring = len(set(payees)) * 2 <= len(payees)  # a subscription's charges on one day of each month
+    return "DMY" if infer_date_format(dates, day_first=bool(dots), recurring=recurring).format is DMY else "MDY"
 
 
 def _year(m: re.Match[str]) -> int:
