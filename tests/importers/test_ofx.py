@@ -381,6 +381,41 @@ def test_a_card_statement_signed_from_the_banks_side_is_read_the_other_way_round
     assert [t.amount for t in parse_file(path).transactions] == [3000, -1200, -10000]
 
 
+def test_rows_typed_all_alike_keep_their_signs(tmp_path: Path) -> None:
+    """Purchases typed CREDIT and written negative: with no DEBIT to contradict, the types say
+    nothing of the signs."""
+    path = tmp_path / "credit.ofx"
+    path.write_text(statement("".join(row("CREDIT", f"2025030{day}", f"-{day}0.00", shop) for day, shop in ((4, "GROCERY"), (5, "GAS"), (6, "PHARMACY")))))
+    result = parse_file(path)
+    assert [t.amount for t in result.transactions] == [-4000, -5000, -6000] and not result.warnings
+
+
+def test_a_check_deposited_is_money_in_in_a_statement_without_negatives(tmp_path: Path) -> None:
+    """Banks type a deposited check `CHECK` too (a public OFX parser's fixture: `REMOTE ONLINE
+    DEPOSIT #`); in a window of deposits alone nothing says the amounts are unsigned."""
+    path = tmp_path / "deposit.ofx"
+    path.write_text(statement(row("CHECK", "20151221", "370.99", "REMOTE ONLINE DEPOSIT # 1")))
+    result = parse_file(path)
+    assert [t.amount for t in result.transactions] == [37099] and not result.warnings
+    path.write_text(statement(row("CHECK", "20250305", "100.00", "CHECK 1042") + row("DEP", "20250306", "500.00", "MOBILE DEPOSIT")))
+    assert [t.amount for t in parse_file(path).transactions] == [-10000, 50000]  # a check written, unsigned
+
+
+def test_without_curdef_the_rows_at_rate_one_name_the_currency(tmp_path: Path) -> None:
+    """CBA leaves CURDEF empty and names its own currency on every row at rate 1; a row bought
+    abroad names another currency at its rate, which is not the account's."""
+    abroad = row("DEBIT", "20250307", "-50.00", "HOTEL PARIS").replace("</STMTTRN>", "<CURRENCY><CURRATE>1.0824<CURSYM>EUR</CURRENCY></STMTTRN>")
+    home = row("DEBIT", "20250308", "-20.00", "SAFEWAY")
+    path = tmp_path / "nocurdef.ofx"
+    path.write_text(statement(abroad + home).replace("<CURDEF>USD", "<CURDEF>"))
+    result = parse_file(path)
+    assert result.accounts[0].currency == "USD" and not result.accounts[0].currency_stated
+    assert [(t.amount, t.original_amount, t.original_currency) for t in result.transactions] == [(-5412, -5000, "EUR"), (-2000, None, None)]
+    path.write_text(statement((abroad + home.replace("</STMTTRN>", "<CURRENCY><CURRATE>1.0000<CURSYM>AUD</CURRENCY></STMTTRN>"))
+                              ).replace("<CURDEF>USD", "<CURDEF>"))
+    assert parse_file(path).accounts[0].currency == "AUD"
+
+
 def test_an_amount_finer_than_a_cent_is_rounded_to_it_and_said(tmp_path: Path) -> None:
     """Fidelity's cash management writes `+00000000000115.8331`: the account holds cents."""
     path = tmp_path / "fidelity.ofx"

@@ -38,9 +38,10 @@ _OUTFLOW_TYPES = frozenset(("DEBIT", "CHECK", "FEE", "SRVCHG", "CASH", "DIRECTDE
 # "Debit or credit, depending on the amount's sign" in the OFX spec: an ATM deposit, a card refund.
 _EITHER_WAY_TYPES = frozenset(("ATM", "POS"))
 INVERTED_MIN = 3  # typed rows, every one signed against its type, before a statement is read the other way round
-_MONEY_IN_TEXT = re.compile(r"deposit|refund|return|credit|reversal|rebate", re.I)
+_MONEY_IN_TEXT = re.compile(r"deposit|\bdep\b|refund|return|credit|reversal|rebate", re.I)
 _CARD_PAYMENT = re.compile(r"\bpayment\b.{0,20}\bthank|\bautopay\b|\bpayment received\b", re.I)
 _UNDONE_TEXT = re.compile(r"reversal|reversed|refund|rebate", re.I)  # money back, whatever the row's type
+_DEPOSITED_CHECK = re.compile(r"deposit", re.I)  # a `CHECK` row that says so is a check paid in (`REMOTE ONLINE DEPOSIT`)
 _KIND = re.compile(r"[A-Z][A-Z ]+")  # `POS MERCHANDISE`, the transaction kind before `;PAYEE`
 _STATEMENTS = frozenset({"STMTRS", "CCSTMTRS"})
 _TRANSACTION = frozenset({"STMTTRN"})
@@ -172,6 +173,11 @@ def _close(stack: list[_Node], tag: str) -> None:
 
 
 @lru_cache(maxsize=1 << 14)  # a statement repeats its days and amounts across its rows
+def _is_one(rate: str | None) -> bool:
+    """Whether a CURRATE reads as exactly 1 (`1`, `1.0000`, `1,00`)."""
+    return rate is not None and _NUMBER.fullmatch(rate.strip()) is not None and Decimal(rate.strip().replace(",", ".")) == 1
+
+
 def _date(raw: str | None) -> date:
     """The calendar date as written: `20090401122017.000[-5:EST]` is 1 April whatever the zone."""
     m = _DATE.fullmatch((raw or "").strip())
@@ -332,11 +338,15 @@ class _OfxParser:
         return account
 
     def currency_from_rows(self, node: _Node) -> str | None:
-        """No CURDEF (some Australian banks leave it empty): trust the rows' own currency."""
-        for trn in node.find_all(_TRANSACTION):
-            symbol = trn.value("CURRENCY", "CURSYM")
-            if symbol:
-                return symbol.upper()
+        """No CURDEF (some Australian banks leave it empty): the currency the rows name at a rate of
+        1 (CBA writes its own so on every row). One at another rate is a purchase abroad, not the
+        account's currency."""
+        own = Counter(
+            trn.value("CURRENCY", "CURSYM").upper() for trn in node.find_all(_TRANSACTION)
+            if trn.value("CURRENCY", "CURSYM") and _is_one(trn.value("CURRENCY", "CURRATE"))
+        )
+        if own:
+            return own.most_common(1)[0][0]
         if not self.currency:
             self.result.warnings.append(f"statement at line {self.line(node.pos)} names no currency; assuming USD (or give --currency)")
         return None
@@ -419,7 +429,8 @@ class _OfxParser:
             return
         typed = [
             (row, kind) for row, kind in kinds if row.amount > 0 and (
-                (kind in _OUTFLOW_TYPES and not _UNDONE_TEXT.search(row.description))  # a `FEE` `LATE FEE REVERSAL` is money back
+                (kind in _OUTFLOW_TYPES and not _UNDONE_TEXT.search(row.description)  # a `FEE` `LATE FEE REVERSAL` is money back
+                 and not (kind == "CHECK" and _DEPOSITED_CHECK.search(row.description)))
                 or (kind in _EITHER_WAY_TYPES and not _MONEY_IN_TEXT.search(f"{row.description} {row.notes or ''}"))
             )
         ]
@@ -439,6 +450,8 @@ class _OfxParser:
         its balance too. It takes several typed rows, all contradicting their type, and the summary
         says so."""
         typed = [(row, kind) for row, kind in kinds if kind in ("DEBIT", "CREDIT") and row.amount]
+        if {kind for _, kind in typed} != {"DEBIT", "CREDIT"}:
+            return  # rows all typed alike say nothing of which way the money went
         # A card's short month will do when its negative CREDIT is the card's payment (`PAYMENT THANK YOU`).
         paid = account.type == "credit_card" and any(kind == "CREDIT" and _CARD_PAYMENT.search(row.description) for row, kind in typed)
         if len(typed) < (2 if paid else INVERTED_MIN) or any((row.amount < 0) == (kind == "DEBIT") for row, kind in typed):
