@@ -1459,3 +1459,37 @@ def test_german_layouts_of_several_accounts_cards_and_stated_balances(tmp_path) 
     )
     assert balanced.accounts[0].balance == 999999
     assert "the rows add up to 1000.00, but the statement's balance goes from 1000.00 to 9999.99" in balanced.warnings
+
+
+def test_an_amount_in_the_accounts_currency_beside_the_paid_one_is_the_amount() -> None:
+    """`Amount;Currency;Amount in EUR` (ING NL's `Bedrag in EUR`): the euros left the account, the
+    dollars were paid at the shop."""
+    for header in ("Date,Description,Currency,Amount,Exchange Rate,Amount in EUR", "Datum,Omschrijving,Valuta,Bedrag,Koers,Bedrag in EUR"):
+        result = parse_text(f"{header}\n23/11/2026,ALBERT HEIJN,EUR,-45.50,,-45.50\n02/11/2026,AMAZON.COM SEATTLE,USD,-13.50,1.1612,-11.63\n")
+        assert result.accounts[0].currency == "EUR"
+        paid = [(t.amount, t.original_amount, t.original_currency) for t in result.transactions]
+        assert paid[1] == (-1163, -1350, "USD") and paid[0][0] == -4550
+
+
+def test_postfinance_value_date_beside_its_credit_and_debit_columns() -> None:
+    result = parse_text(
+        "Booking date;Notification text;Credit in CHF;Debit in CHF;Value;Balance in CHF\n"
+        "13.11.2026;CREDIT ACME AG SALARY;2500.00;;13.11.2026;3765.44\n02.11.2026;E-FINANCE ORDER RENT;;-1265.44;02.11.2026;1265.44\n"
+    )
+    assert [(t.posted, t.amount) for t in result.transactions] == [(date(2026, 11, 13), 250000), (date(2026, 11, 2), -126544)]
+    assert result.accounts[0].currency == "CHF"
+
+
+def test_westpacs_bank_account_column_keeps_each_account_apart() -> None:
+    result = parse_text(
+        "Bank Account,Date,Narrative,Debit Amount,Credit Amount,Balance,Categories,Serial\n"
+        "732000123456,13/11/2026,DEPOSIT ACME PTY LTD SALARY,,2500.00,3765.44,INT,\n"
+        "732000654321,02/11/2026,DEPOSIT ONLINE FROM 732000123456,,5000.00,5000.00,TFR,\n"
+    )
+    assert sorted(account.key for account in result.accounts) == ["732000123456", "732000654321"]
+
+
+def test_a_description_column_named_otherwise_is_still_read_and_said() -> None:
+    result = parse_text("Date,Merchant Info Thing,Amount\n2026-11-02,AMAZON MKTPLACE,-12.50\n2026-11-03,PAYROLL ACME,2500.00\n")
+    assert [t.description for t in result.transactions] == ["AMAZON MKTPLACE", "PAYROLL ACME"]
+    assert result.warnings == ["no column is named as the description: 'Merchant Info Thing' is read as it"]

@@ -572,6 +572,8 @@ class _Conversion:
         texts = self.layout.texts
         if not texts and self.layout.kinds:  # the wordiest type column (on a tie the later: types come first)
             texts = [max(reversed(self.layout.kinds), key=lambda i: sum(map(len, self.columns[i][:200])))]
+        if not texts:
+            texts = self._unnamed_text()
         if self.count < 3 or len(texts) < 2:
             return texts
         keep = []
@@ -581,6 +583,17 @@ class _Conversion:
                 continue
             keep.append(index)
         return keep or texts
+
+    def _unnamed_text(self) -> list[int]:
+        """No column is named as a description: the wordiest column no role took, said in a warning
+        (`Merchant Info`), rather than rows with no text at all."""
+        taken = {*self.layout.dates, *self.layout.single.values()}
+        letters = {i: sum(ch.isalpha() for cell in column[:200] for ch in cell) for i, column in enumerate(self.columns) if i not in taken}
+        best = max(letters, key=letters.__getitem__, default=None)
+        if best is None or not letters[best]:
+            return []
+        self.warnings.append(f"no column is named as the description: {_name(self.names, best)!r} is read as it")
+        return [best]
 
     # -- the conversion ---------------------------------------------------------------------------
 

@@ -40,6 +40,8 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
         "transactions",  # Nationwide's older current account and its credit card
         "transaction",  # Standard Chartered India
         "reason for payment",
+        "notification text",  # PostFinance
+        "transaction info",
     ),
     "original": ("original description", "original statement", "statement description"),  # beside a bank's cleaned name
     "amount": (
@@ -65,7 +67,7 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     "account_type": ("account type",),  # RBC's `Chequing`/`Visa`, Rocket Money's `Credit Card`: see `type_named`
     "currency": ("currency", "ccy", "currency code", "txn currency", "payment currency", "posted currency"),
     "account:0": ("account name",),
-    "account:1": ("account", "account no", "account number", "posted account"),
+    "account:1": ("account", "account no", "account number", "posted account", "bank account"),  # Westpac's `Bank Account`
     "bank_id": ("reference", "reference number", "reference no", "transaction id", "transaction reference", "id", "fitid"),
     "category": ("category",),
     "subcategory": ("subcategory", "sub category"),
@@ -83,7 +85,7 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     ),
 }
 _OTHER: dict[str, tuple[str, ...]] = {
-    "date:0": ("buchungstag", "buchungsdatum", "datum zauctovani", "boekingsdatum", "date comptable", "fecha contable", "datum verrekening",
+    "date:0": ("buchungstag", "buchungsdatum", "datum zauctovani", "boekingsdatum", "date comptable", "date de comptabilisation", "data di registrazione", "fecha contable", "datum verrekening",
                "data contabile", "bokforingsdatum", "bokforingsdag", "bogforingsdato", "reskontradatum", "kirjauspaiva",
                "data lancamento", "data ksiegowania", "date d execution", "konyveles datuma", "boekdatum", "data rozliczenia",
                "data registrazione", "data contabilizzazione", "data mov", "data movimento",
@@ -116,6 +118,8 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "vorgang verwendungszweck", "detalle", "lancamento", "historico", "viesti", "aciklama", "mededeling", "transaktionsbeschreibung",
         "descrizione operazioni", "descrizione completa", "transaktion", "tytulem", "meddelande", "forklaring",
         "szczegoly transakcji", "movimiento", "descrizione estesa", "popis prikazce", "popis pro prijemce",
+        "texte de notification", "testo di avviso",  # PostFinance in French and Italian
+        "concepto referencia", "detalle del movimiento",
     ),
     "amount": ("betrag", "buchungsbetrag", "bedrag", "montant", "importe", "importo", "belopp", "summe", "summa", "umsatz", "zauctovana castka", "tranzakcio osszege", "castka", "kwota",
                "belob", "belop", "objem", "maara", "maara euroa", "montant de l operation", "montante", "kwota transakcji",
@@ -124,13 +128,13 @@ _OTHER: dict[str, tuple[str, ...]] = {
     "fee": ("gebuhr", "comision", "tarifa", "poplatek v mene uctu"),
     "debit": (
         "soll", "belastung", "ausgang", "ausgabe", "debet", "af", "sortie", "betrag soll", "ausgehend", "betrag ausgehend",
-        "rechnungsbetrag ausgehend", "addebiti", "uscite", "cargo", "cargos", "lastschrift", "ut", "obciazenia", "debito", "retiros",
+        "rechnungsbetrag ausgehend", "addebiti", "addebito", "uscite", "cargo", "cargos", "lastschrift", "ut", "obciazenia", "debito", "retiros",
         "retiro", "uttak", "ut fra konto", "uttak fra konto",  # DNB's `Uttak fra konto`
         "saida",  # C6 Bank's `Saída(R$)`
     ),
     "credit": (
         "haben", "gutschrift", "eingang", "einnahme", "bij", "entree", "betrag haben", "credito", "eingehend",
-        "betrag eingehend", "rechnungsbetrag eingehend", "accrediti", "entrate", "abono", "abonos", "inn", "uznania", "depositos",
+        "betrag eingehend", "rechnungsbetrag eingehend", "accrediti", "accredito", "entrate", "abono", "abonos", "inn", "uznania", "depositos",
         "deposito", "innskudd", "inn pa konto", "innskudd pa konto", "entrada",
     ),
     "direction": ("soll haben", "s h", "bevetel kiadas", "af bij", "debet credit", "creditdebet", "credit debet"),

@@ -158,12 +158,19 @@ def layout_from_header(cells: list[str]) -> Layout:
                 role = "amount_alt"  # RBC: `CAD$` and `USD$`, each row filled in one of them
             elif role == "amount" and index and "foreign" in normalise_header(cells[index - 1]).split():
                 role = "original_amount"  # Deutsche Bank's card: `Foreign currency;Amount;…;Amount;Currency`
+            elif role == "amount" and "amount" in best and "original_amount" not in best and header_currency(cell) \
+                    and not header_currency(cells[best["amount"][1]]):
+                # `Amount;…;Amount in EUR` (ING's `Bedrag in EUR`): the one in a currency is what the
+                # account moved, the other what was paid in the row's own currency.
+                best["original_amount"] = best.pop("amount")
             if role not in best or prio < best[role][0]:
                 best[role] = (prio, index)
     layout.dates = [i for _, i in sorted(dates)]
     layout.booked_on_first_date = len(dates) > 1 and min(dates)[0] == 0
     layout.texts, layout.payees = payees + texts, payees
     layout.single = single = {role: index for role, (_, index) in best.items()}
+    if {"amount", "debit", "credit"} <= single.keys() and normalise_header(cells[single["amount"]]) in _VALUE_DATES:
+        layout.dates.append(single.pop("amount"))  # PostFinance's `Value` beside its credit and debit columns: the value date
     if "fee" in single and "amount" in single and normalise_header(cells[single["amount"]]) in _NET_AMOUNTS:
         del single["fee"]  # PayPal's `Net` is the amount after its `Fee` already
     if "currency" in single and "original_amount" in single and "original_currency" not in single and "amount" in single \
@@ -174,6 +181,7 @@ def layout_from_header(cells: list[str]) -> Layout:
     return layout
 
 
+_VALUE_DATES = frozenset(("value", "valeur"))
 _NET_AMOUNTS = frozenset(("net", "net amount", "transaction net amount", "netto", "neto", "liquido"))
 
 
