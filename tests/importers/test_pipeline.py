@@ -1526,6 +1526,39 @@ def test_a_quicken_month_and_the_banks_csv_of_it_are_one_set_of_rows(tmp_path: P
         assert (again.added, again.duplicates) == (0, 3)
 
 
+def test_quickens_own_payee_names_for_the_banks_rows_are_the_same_rows(tmp_path: Path) -> None:
+    """A Quicken history names payees as the user did (`Avalon Apartments` for `ONLINE PAYMENT
+    11873321 TO AVALON APARTMENTS`); the bank's CSV of the same weeks lists the same days and
+    amounts, which are the same rows once the rows whose texts match have paired."""
+    qif = write(tmp_path, "Checking.QIF", "".join(
+        f"D{day}\nT{amount}\nP{payee}\n^\n" for day, amount, payee in (
+            ("03/01/2025", "-2150.00", "Avalon Apartments"), ("03/03/2025", "-45.67", "SHELL OIL"), ("03/07/2025", "-500.00", "Transfer to Savings"),
+            ("03/10/2025", "-6.45", "Starbucks"), ("03/10/2025", "-6.45", "Starbucks"), ("03/14/2025", "3412.55", "Acme Corp"),
+        )
+    ), "!Type:Bank\n")
+    csv = write(tmp_path, "checking.csv", (
+        "2025-03-01,ONLINE PAYMENT 11873321 TO AVALON APARTMENTS,-2150.00\n2025-03-03,SHELL OIL 57442 HOUSTON TX,-45.67\n"
+        "2025-03-07,Online Transfer to SAV ...9012,-500.00\n2025-03-10,STARBUCKS STORE 05813,-6.45\n2025-03-10,STARBUCKS STORE 05813,-6.45\n"
+        "2025-03-14,ACME CORP PAYROLL PPD,3412.55\n2025-03-15,HEB #512 AUSTIN TX,-82.10\n"
+    ))
+    with Ledger() as ledger:
+        import_file(ledger, qif, account="Checking")
+        bank = import_file(ledger, csv, account="Checking")
+        assert (bank.added, bank.duplicates) == (1, 6)
+
+
+def test_a_row_the_other_download_dates_past_this_ones_last_day_is_not_doubled(tmp_path: Path) -> None:
+    """A card's QFX dates rows by purchase, its CSV by posting: the CSV's last row, posted two
+    days after the QFX's last, is the QFX's last row."""
+    csv = write(tmp_path, "card.csv", "".join(f"2025-03-{day:02d},SHOP {day},-{day}.00\n" for day in (3, 8, 12, 17, 21, 28)))
+    qfx_days = {3: 1, 8: 7, 12: 11, 17: 15, 21: 20, 28: 26}  # each purchase a day or two before it posted
+    qfx = write(tmp_path, "card 2.csv", "".join(f"2025-03-{qfx_days[day]:02d},SHOP {day},-{day}.00\n" for day in qfx_days))
+    with Ledger() as ledger:
+        import_file(ledger, csv, account="Card")
+        assert import_file(ledger, qfx, account="Card").added == 0
+        assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 6
+
+
 def test_a_file_imported_with_a_format_named_is_read_that_way_again(tmp_path: Path) -> None:
     """A card's short download the user imported with `--format card_csv`, as the summary advised:
     imported again without it, its rows are the same rows, not their opposites."""

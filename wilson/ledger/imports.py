@@ -187,24 +187,27 @@ def _not_moved(
     id tells: an imported row inside this file's dates that the file no longer lists is the file's
     new row of the same amount a few days off whose text is the old one's, cut or extended (an OFX
     cuts a name at 32 characters), or any text on the same day between days whose rows the file
-    lists again (`SQ *BLUE BOTTLE` named in full later). A row the file still lists is never taken,
-    so a second purchase of the same amount stays."""
+    lists again (`SQ *BLUE BOTTLE` named in full later) or in a file covering the same stretch of
+    days. A row the file still lists is never taken, so a second purchase of the same amount stays."""
     new_days = [rows.posted[i] for i in fresh]
-    near = (window[0], max(window[1], shift(min(new_days), -MOVED_ROW_DAYS)), min(window[2], shift(max(new_days), MOVED_ROW_DAYS)))
     listed = set(rows.fingerprint)
     # A row with a bank id is left to the bank-id match, unless this file has none to match by (a
     # CSV after the account's QFX, whose names are cut at 32 characters or carry the memo).
     by_bank_id = "" if rows.bank_id.count(None) == len(rows) else " AND bank_id IS NULL"
-    left_out: dict[int, list[tuple[str, str, int]]] = {}
+    inside: dict[int, list[tuple[str, str, int]]] = {}  # by amount: the held rows the file leaves out on its days
+    edge: dict[int, list[tuple[str, str, int]]] = {}  # and a few days past its first and last
+    held = 0
     for posted, amount, text, fingerprint in _plain_rows(
         ledger.conn,
         "SELECT posted, amount, description, fingerprint FROM transactions"
         " WHERE account_id = ? AND posted BETWEEN ? AND ? AND pending = 0 AND batch_id IS NOT NULL" + by_bank_id,
-        near,
+        (window[0], shift(min(new_days), -MOVED_ROW_DAYS), shift(max(new_days), MOVED_ROW_DAYS)),
     ):
+        within = window[1] <= posted <= window[2]
+        held += within
         if fingerprint not in listed:
-            left_out.setdefault(amount, []).append((posted, text.casefold(), fingerprint))
-    if not left_out:
+            (inside if within else edge).setdefault(amount, []).append((posted, text.casefold(), fingerprint))
+    if not inside and not edge:
         return fresh
     # A file that lists none of the account's rows again is another download of its days only if
     # they share more than a few (the same month in another format, whose texts all differ): two
@@ -214,7 +217,7 @@ def _not_moved(
     since, until = ledger.conn.execute(
         "SELECT MIN(posted), MAX(posted) FROM transactions WHERE account_id = ? AND posted BETWEEN ? AND ?", window
     ).fetchone()
-    overlapping = relisted is not None or days(until, since) > SHARED_SPAN_DAYS
+    overlapping = relisted is not None or (since is not None and days(until, since) > SHARED_SPAN_DAYS)
 
     def moved(seen: tuple[str, str, int], posted: str, description: str) -> bool:
         day, text, _ = seen
@@ -222,7 +225,20 @@ def _not_moved(
             return True
         return day == posted and relisted is not None and relisted[0] < day < relisted[1]
 
-    return _unmatched(fresh, lambda i: None if rows.pending[i] else left_out.get(rows.amount[i]), rows, moved, taken)
+    def held_in(rows_by_amount: dict[int, list]) -> Callable[[int], list | None]:
+        return lambda i: None if rows.pending[i] else rows_by_amount.get(rows.amount[i])
+
+    fresh = _unmatched(fresh, held_in(inside), rows, moved, taken)
+    if overlapping and fresh:
+        # The same days in other words (Quicken's own payee names for the bank's texts): once the
+        # rows whose texts match have paired, a row on the same day for the same amount is the same.
+        fresh = _unmatched(fresh, held_in(inside), rows, lambda seen, posted, _: seen[0] == posted, taken)
+    if overlapping and fresh and edge and sum(map(len, inside.values())) * 2 <= held:
+        # A file that answers for most of the account's rows on its days is another download of
+        # them, and its first or last row may be one the other dated a day or two further out (a
+        # QFX dates rows by purchase, its CSV by posting): not so another account's file.
+        fresh = _unmatched(fresh, held_in(edge), rows, moved, taken)
+    return fresh
 
 
 def _relisted_days(rows: NewRows, fresh: Sequence[int]) -> tuple[str, str] | None:
