@@ -1104,6 +1104,24 @@ def test_a_card_payment_links_past_another_payment_of_the_same_amount(tmp_path: 
         assert [r["description"] for r in linked] == ["ONLINE PAYMENT THANK YOU", "PAYMENT TO VISA CARD 4321"]
 
 
+@pytest.mark.parametrize("card_first", [True, False])
+def test_a_payment_to_a_card_ending_in_other_digits_is_not_this_cards_payment(tmp_path: Path, card_first: bool) -> None:
+    """The day before this card's payment, the same $300 to the spouse's card of the same bank:
+    the text names its last digits, which are not this card's."""
+    checking = write(tmp_path, "Chase1234_Activity_20250331.csv", (
+        'DEBIT,03/22/2025,"Payment to Chase card ending in 5678 03/22",-300.00,LOAN_PMT,4100.00,,\n'
+        'DEBIT,03/21/2025,"Payment to Chase card ending in 4321 03/21",-300.00,LOAN_PMT,4400.00,,\n'
+    ), "Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #\n")
+    card = write(tmp_path, "Chase5678_Activity20250301_20250331_20250401.CSV", (
+        "03/22/2025,03/22/2025,Payment Thank You-Mobile,,Payment,300.00,\n03/18/2025,03/19/2025,WHOLEFDS MKT #10421,Groceries,Sale,-88.12,\n"
+    ), "Transaction Date,Post Date,Description,Category,Type,Amount,Memo\n")
+    with Ledger() as ledger:
+        for path in (card, checking) if card_first else (checking, card):
+            import_file(ledger, path)
+        linked = ledger.query("SELECT description FROM transactions WHERE transfer_id IS NOT NULL AND amount < 0")
+        assert [r["description"] for r in linked] == ["Payment to Chase card ending in 5678 03/22"]
+
+
 @pytest.mark.parametrize("paid", [
     "DISCOVER E-PAYMENT 8247 WEB ID: 2510020270", "CITI CARD ONLINE PAYMENT 372951846 WEB ID: CITICARDAP",
     "APPLECARD GSBANK PAYMENT 2731886 WEB ID: 9999999999",

@@ -82,7 +82,9 @@ def link_transfers(ledger: Ledger, batch_id: int, rows: NewRows) -> int:
     transfer_category = ledger.scalar("SELECT id FROM categories WHERE name = 'Transfer'")
     hinted = {(rows.account_id[i], rows.fingerprint[i]): name.casefold() for i, name in rows.transfer_hint.items()}
     said = partial(_said, hinted, transfer_category)
-    names = {row["id"]: row["name"].casefold() for row in ledger.query("SELECT id, name FROM accounts")}
+    accounts = ledger.query("SELECT id, name, number FROM accounts")
+    names = {row["id"]: row["name"].casefold() for row in accounts}
+    endings = {row["id"]: _last_digits(row["number"] or row["name"]) for row in accounts}
     # The rows on these dates are read as plain tuples and only the few that may be legs in full:
     # another big account's rows are all on them.
     cursor = conn.cursor()
@@ -117,6 +119,7 @@ def link_transfers(ledger: Ledger, batch_id: int, rows: NewRows) -> int:
                      row["posted"], f"+{TRANSFER_MATCH_DAYS} days"),
                 )
                 if m["id"] not in taken and _could_be_legs(row, m, target, said(m), names)
+                and not _names_another_account(row, m, endings) and not _names_another_account(m, row, endings)
             ]
             other = _likeliest_leg(row, matches, target, names)
         if other is None or batch_id not in (row["batch_id"], other["batch_id"]):
@@ -168,6 +171,25 @@ def _could_be_legs(row: dict, other: dict, target: str | None, other_target: str
         plain = text if peers[0] else row["description"]
         return bool(re.search(r"transfer|xfer", plain, re.IGNORECASE) or WALLET_FUNDING.search(plain))
     return bool(TRANSFER_WORDS.search(text) or (not any(peers) and PLAIN_LEG.fullmatch(text)))
+
+
+# The last digits a row names of the account it pays (`Payment to Chase card ending in 5678`,
+# `Online Transfer to SAV ...9012`, `CAPITAL ONE MOBILE PMT xxxxxx1234`).
+_ENDING_IN = re.compile(r"(?:ending(?: in)?|\.{2,}|…|x{2,}|\*{2,})\s*(\d{4})\b", re.IGNORECASE)
+
+
+def _last_digits(text: str | None) -> str | None:
+    """An account's last four digits, from its number or a name that ends in them (`Chase Card …5678`)."""
+    found = re.search(r"(\d{4})\D*$", text or "")
+    return found[1] if found else None
+
+
+def _names_another_account(row: dict, other: dict, endings: dict[int, str | None]) -> bool:
+    """Whether `row` names only accounts ending in other digits than `other`'s and its own: a
+    payment to a spouse's card of the same bank is not a leg of this card's payment."""
+    named = set(_ENDING_IN.findall(row["description"]))
+    ending = endings.get(other["account_id"])
+    return bool(named) and ending is not None and not named & {ending, endings.get(row["account_id"])}
 
 
 def _exchange_leg(conn: sqlite3.Connection, row: dict, taken: set[int]) -> dict | None:
