@@ -1122,6 +1122,14 @@ def test_a_payment_to_a_card_ending_in_other_digits_is_not_this_cards_payment(tm
         assert [r["description"] for r in linked] == ["Payment to Chase card ending in 5678 03/22"]
 
 
+def test_topping_up_a_wallet_from_the_bank_is_a_transfer(tmp_path: Path) -> None:
+    bank = write(tmp_path, "giro.csv", "2025-02-03,Revolut Bank UAB Top-up Revolut Max Mueller,-300.00\n2025-02-04,REWE SAGT DANKE,-42.10\n")
+    wallet = write(tmp_path, "revolut.csv", "2025-02-03,Top-up by *4821,300.00\n2025-02-05,LIDL,-12.40\n")
+    with Ledger() as ledger:
+        import_file(ledger, bank, account="Girokonto")
+        assert import_file(ledger, wallet, account="Revolut").transfers_linked == 1
+
+
 @pytest.mark.parametrize("paid", [
     "DISCOVER E-PAYMENT 8247 WEB ID: 2510020270", "CITI CARD ONLINE PAYMENT 372951846 WEB ID: CITICARDAP",
     "APPLECARD GSBANK PAYMENT 2731886 WEB ID: 9999999999",
