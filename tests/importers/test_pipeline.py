@@ -82,6 +82,15 @@ def test_same_rows_in_another_account_are_not_duplicates(tmp_path: Path) -> None
         ]
 
 
+def test_a_mistyped_account_name_that_doubles_another_accounts_rows_says_so(tmp_path: Path) -> None:
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "jan.csv", JAN_FEB), account="Checking")
+        february = write(tmp_path, "feb.csv", "\n".join(JAN_FEB.splitlines()[-3:]) + "\n2025-03-02,GROCER,-12.00\n")
+        typo = import_file(ledger, february, account="Chekcing")
+        assert typo.warnings[-1] == ('3 of its rows in Chekcing are in Checking too (same day, amount and text): if the file'
+                                     ' is Checking\'s, undo it and import it with --account "Checking"')
+
+
 def test_undo_removes_exactly_one_batch(tmp_path: Path) -> None:
     with Ledger() as ledger:
         a = import_file(ledger, write(tmp_path, "a.csv", JAN_FEB), account="Checking")

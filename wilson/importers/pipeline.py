@@ -163,7 +163,8 @@ def _import_file(
             accounts = _resolve_accounts(ledger, result, rows, account, source, summary.warnings, changes)
             changes.created = [{"id": a["id"], "name": a["name"]} for a in accounts.values() if a["id"] not in known]
             summary.accounts = [accounts[key]["name"] for key in _keys_in_order(result, rows)]
-            summary.warnings += _imported_elsewhere(ledger, file_hash, {a["id"] for a in accounts.values()})
+            elsewhere = _imported_elsewhere(ledger, file_hash, {a["id"] for a in accounts.values()})
+            summary.warnings += elsewhere
             summary.warnings += _foreign_accounts(result, accounts)
             new_rows = _ledger_rows(ledger, result, rows, accounts, changes)
             overlap = _overlap(ledger, accounts, new_rows, known) if not account and len(accounts) == 1 else None
@@ -183,7 +184,7 @@ def _import_file(
             superseded = [(accounts[key]["id"], bank_id) for key, bank_id in result.superseded if key in accounts]
             outcome = record_import(ledger, batch, new_rows, _preparer(categorize), superseded)
             summary.warnings += _strangers(overlap, outcome.duplicates)
-            if known and not account and len(accounts) == 1:
+            if known and len(accounts) == 1 and not elsewhere:  # `--account` with a new name too: a typo for one the ledger has
                 summary.warnings += _repeated_elsewhere(ledger, outcome.batch_id, [a["id"] for a in changes.created])
             summary.warnings += _apply_balances(
                 ledger, balances, accounts | _idle_accounts(ledger, result, accounts, account), changes, not outcome.corrected
