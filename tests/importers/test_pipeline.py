@@ -103,6 +103,19 @@ def test_undo_removes_exactly_one_batch(tmp_path: Path) -> None:
         assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 0
 
 
+def test_a_file_undone_and_imported_again_goes_where_it_went(tmp_path: Path) -> None:
+    """Imported with --account the first time, undone, imported again without it: the same file
+    goes back into the same account, not into one its name would open."""
+    path = write(tmp_path, "stmt.csv", JAN_FEB)
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "older.csv", "2024-12-30,GROCER,-10.00\n"), account="Joint Checking")
+        first = import_file(ledger, path, account="Joint Checking")
+        undo_batch(ledger, first.batch_id)
+        again = import_file(ledger, path)
+        assert (again.accounts, again.added) == (["Joint Checking"], 5)
+        assert ledger.scalar("SELECT COUNT(*) FROM accounts") == 1
+
+
 def test_undo_takes_back_the_accounts_and_balances_a_batch_set(tmp_path: Path) -> None:
     def statement(name: str, balance: str, day: str, fitid: str) -> Path:
         body = ofx([(day, "-10.00", fitid, "COFFEE")]).replace("<BANKTRANLIST>", "<BANKTRANLIST>", 1)
