@@ -11,6 +11,9 @@ from wilson.importers.model import name_from_file, type_named
     "first, second, name",
     [
         ("Export20250201091244.csv", "Export20250206101500.csv", "Imported"),  # ASB: a timestamp glued to the word
+        ("Data_export_23112026.csv", "Data_export_23122026.csv", "Data"),  # Westpac: the day first
+        ("OpTransactionHistory23-11-2026.csv", "OpTransactionHistory23-12-2026.csv", "OpTransactionHistory"),  # ICICI
+        ("Acct_Statement_XX1234_23112026.csv", "Acct_Statement_XX1234_23122026.csv", "Acct XX1234"),  # HDFC
         ("acct20250201.csv", "acct20250301.csv", "acct"),
         ("Checking_Activity_2025-01-31.csv", "Checking_Activity_2025-02-28 (1).csv", "Checking"),
         # month names in other languages, alone or with a year

@@ -261,6 +261,7 @@ _FILE_NAME_NOISE = (
     _MONTH_DATE + rf"(?: (?:{'|'.join(_RANGE_WORDS)})\b)?"
     + rf"|\b(?:{_YEAR} ?{_MM} ?{_DD}(?: ?(?:[01]\d|2[0-3]) ?[0-5]\d(?: ?[0-5]\d)?(?! ?\d{{2}}))?"  # dates, a time after one
     rf"|\d{{1,2}} \d{{1,2}} \d{{2,4}}{_SPACED_TIME}"  # `01_04_2024_10_11_12`
+    rf"|{_DD} ?{_MM} ?{_YEAR}|{_MM} ?{_DD} ?{_YEAR}"  # Westpac's and ICICI's `23112026`, `23-11-2026`
     rf"|{_YEAR} ?{_MM}|{_YYMMDD}(?:{_HHMMSS})?|{_YEAR})\b"  # months, yymmdd stamps, years
     rf"|\b(?:{_YEAR} ?)?(?:q[1-4]|[1-4]q)(?:{_YEAR_AFTER})?\b"  # quarters: `2024_Q1`, `Q1-24`, `1Q2024`
     r"|\b(?:en|de|fr|es|it|nl|pt|pl|sv|da|nb) (?:gb|us|ie|au|nz|ca|de|at|ch|fr|be|es|it|nl|pt|pl|se|dk|no)\b"  # `en-gb`
@@ -310,4 +311,4 @@ def name_from_file(source: str) -> str:
 # A date, and maybe a time, glued to a word: a calendar date, so a card number such as `20001234` stays.
 # Six digits glued to a word are more likely an account's (`Konto100512`) than a date: only a whole
 # yymmddhhmmss stamp leaves.
-_GLUED_DATE = re.compile(rf"(?<=[^\W\d_])(?=(?:{_YEAR}{_MM}{_DD}(?:\d{{4}}|\d{{6}})?|{_YYMMDD}{_HHMMSS})\b)")
+_GLUED_DATE = re.compile(rf"(?<=[^\W\d_])(?=(?:{_YEAR}{_MM}{_DD}(?:\d{{4}}|\d{{6}})?|{_YYMMDD}{_HHMMSS}|{_DD} ?{_MM} ?{_YEAR})\b)")
