@@ -1493,3 +1493,22 @@ def test_a_description_column_named_otherwise_is_still_read_and_said() -> None:
     result = parse_text("Date,Merchant Info Thing,Amount\n2026-11-02,AMAZON MKTPLACE,-12.50\n2026-11-03,PAYROLL ACME,2500.00\n")
     assert [t.description for t in result.transactions] == ["AMAZON MKTPLACE", "PAYROLL ACME"]
     assert result.warnings == ["no column is named as the description: 'Merchant Info Thing' is read as it"]
+
+
+def test_a_quote_never_closed_loses_no_row() -> None:
+    """An exporter that does not escape a description's `"`: the rows its quote would swallow are
+    rows of their own, each read from its line, and the summary says so."""
+    rows = [f"2025-04-{day:02d},SHOP {day},-{day}.{day:02d}" for day in range(1, 21)]
+    rows[4], rows[11] = '2025-04-05,"12 INCH PIZZA,-5.05', '2025-04-12,6 INCH SUB",-12.12'
+    twice = parse_text("Date,Description,Amount\n" + "\n".join(rows) + "\n")
+    assert [t.amount for t in twice.transactions][3:13] == [-404, -505, -606, -707, -808, -909, -1010, -1111, -1212, -1313]
+    assert twice.transactions[4].description == '"12 INCH PIZZA' and not twice.errors
+    assert twice.warnings[0] == "line 6: a quote opened here is never closed; lines 6–13 are read a row each, the quote kept as text"
+    once = parse_text("Date,Description,Amount\n" + "\n".join(rows[:11] + rows[12:]) + "\n")
+    assert len(once.transactions) == 19 and not once.errors
+
+
+def test_a_field_running_over_lines_stays_one_field() -> None:
+    """Amex's address cells run over two lines; their lines read as no row of the file's."""
+    result = parse_text('Date,Description,Address,Amount\n03/01/2025,UBER TRIP,"1455 MARKET ST\nSAN FRANCISCO CA",-18.20\n03/02/2025,LYFT,"",-9.10\n')
+    assert [(t.description, t.amount) for t in result.transactions] == [("UBER TRIP", -1820), ("LYFT", -910)] and not result.warnings

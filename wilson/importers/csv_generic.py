@@ -349,7 +349,8 @@ class _Conversion:
 
     def _read_records(self, text: str, header_line: int | None, layout_for) -> None:
         """The general read: quoted fields, line breaks inside them, ragged, blank and repeated rows."""
-        lines, records, self.errors = read_records(text, self.delimiter)
+        lines, records, self.errors, warnings = read_records(text, self.delimiter)
+        self.warnings += warnings
         self.sections = titled_tables(lines, records, header_line)
         if self.sections:
             return

@@ -8,27 +8,29 @@ from __future__ import annotations
 
 import csv
 import io
+from collections import Counter
 from collections.abc import Sequence
 from operator import methodcaller
 
-from wilson.importers.model import RowError
+from wilson.importers.model import RowError, digit_shape
 
 MAX_FILE_FIELD = 256 * 1024 * 1024
 
 
 def read_rows(text: str, delimiter: str) -> tuple[list[tuple[int, list[str]]], list[RowError]]:
     """(line, cells) for every physical record, blank ones included, with the line it starts on."""
-    lines, records, errors = read_records(text, delimiter)
+    lines, records, errors, _ = read_records(text, delimiter)
     return list(zip(lines, records)), errors
 
 
-def read_records(text: str, delimiter: str) -> tuple[Sequence[int], list[list[str]], list[RowError]]:
-    """Every physical record's cells, blank ones included, and the line each starts on."""
+def read_records(text: str, delimiter: str) -> tuple[Sequence[int], list[list[str]], list[RowError], list[str]]:
+    """Every physical record's cells, blank ones included, the line each starts on, the rows that
+    could not be read, and warnings."""
     if '"' not in text:
         # Nothing quoted: a record is a line, split at the delimiter (what the csv module would do).
         body = text[:-1] if text.endswith("\n") else text
         records = list(map(methodcaller("split", delimiter), body.split("\n")))
-        return range(1, len(records) + 1), records, []
+        return range(1, len(records) + 1), records, [], []
     # The csv module stops at a 128 KB field and loses every later row; read huge fields whole so
     # the row checks can name that one row and the rest still import.
     csv.field_size_limit(max(csv.field_size_limit(), MAX_FILE_FIELD))
@@ -38,6 +40,7 @@ def read_records(text: str, delimiter: str) -> tuple[Sequence[int], list[list[st
     except csv.Error:
         records = None
     lines: Sequence[int]
+    warnings: list[str] = []
     if records is not None and len(records) == text.count("\n") + (not text.endswith("\n")):
         lines = range(1, len(records) + 1)  # one record per line (no quoted line breaks)
     else:
@@ -51,11 +54,48 @@ def read_records(text: str, delimiter: str) -> tuple[Sequence[int], list[list[st
                 start = reader.line_num + 1
         except csv.Error as exc:
             errors.append(RowError(start, f"unreadable CSV from here on ({exc}); is a quote left open?"))
-            return lines, records, errors
+            return lines, records, errors, []
+        lines, records, warnings = _stray_quotes_undone(text, lines, records, delimiter)
     if records and _ends_inside_quotes(text, lines[-1], delimiter):
         errors.append(RowError(lines[-1], "the file ends inside a quoted field (truncated file?); this row was not read"))
         lines, records = lines[:-1], records[:-1]
-    return lines, records, errors
+    return lines, records, errors, warnings
+
+
+def _stray_quotes_undone(
+    text: str, lines: list[int], records: list[list[str]], delimiter: str
+) -> tuple[list[int], list[list[str]], list[str]]:
+    """Records read over several lines because a field opened a quote it never closed (an exporter
+    that does not escape a description's `"`), read again one line each, the quote kept as text,
+    when a line inside them reads as a row of the file: as wide as most rows, its first cell shaped
+    like theirs (`2025-04-06`). A field that really runs over lines (Amex's addresses) holds no such line."""
+    physical = text[:-1].split("\n") if text.endswith("\n") else text.split("\n")
+    ends = [*lines[1:], len(physical) + 1]
+    spanning = [i for i, (start, end) in enumerate(zip(lines, ends)) if end - start > 1]
+    if not spanning:
+        return lines, records, []
+    single = [cells for i, cells in enumerate(records) if ends[i] - lines[i] == 1 and cells]
+    if not single:
+        return lines, records, []
+    width = Counter(map(len, single)).most_common(1)[0][0]
+    shape = Counter(digit_shape(cells[0]) for cells in single).most_common(1)[0][0]
+    redone: dict[int, list[list[str]]] = {}
+    for i in spanning:
+        inner = physical[lines[i] - 1 : ends[i] - 1]
+        again = [next(csv.reader([line], delimiter=delimiter, quoting=csv.QUOTE_NONE), []) for line in inner]
+        if any(len(cells) == width and digit_shape(cells[0]) == shape for cells in again[1:]):
+            redone[i] = again
+    if not redone:
+        return lines, records, []
+    new_lines: list[int] = []
+    new_records: list[list[str]] = []
+    for i, (line, cells) in enumerate(zip(lines, records)):
+        taken = redone.get(i, [cells])
+        new_lines += range(line, line + len(taken))
+        new_records += taken
+    warnings = [f"line {lines[i]}: a quote opened here is never closed; lines {lines[i]}–{lines[i] + len(again) - 1} are read"
+                " a row each, the quote kept as text" for i, again in redone.items()]
+    return new_lines, new_records, warnings
 
 
 def has_long_line(text: str, limit: int) -> bool:
