@@ -84,3 +84,23 @@ def test_a_fault_of_wilsons_in_one_file_is_said_for_that_file_and_the_others_go_
     [message] = entries[1]["errors"]
     assert message.startswith(f"{faulty}: unexpected error: OverflowError: date value out of range (details in ")
     assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+
+
+def test_an_interrupt_after_the_commit_says_the_file_was_written(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Ctrl-C just after the import's commit (while the journal is switched back) comes too late to
+    undo it: the message must not tell the user that nothing was written."""
+    from wilson.importers import pipeline
+
+    real = pipeline.import_file
+
+    def interrupted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        real(*args, **kwargs)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pipeline, "import_file", interrupted)
+    path = write(tmp_path, "late.csv", "2025-01-02,COFFEE,-1.00\n")
+    out = CliRunner().invoke(main, ["import", str(path)])
+    assert out.exit_code == 130
+    assert f"{path}: interrupted; the file was written all the same, as batch 1 (undo: wilson import --undo 1)" in out.stderr
+    out = CliRunner().invoke(main, ["import", "--dry-run", str(write(tmp_path, "dry.csv", "2025-01-03,TEA,-2.00\n"))])
+    assert out.exit_code == 130 and "interrupted; nothing from this file was written" in out.stderr

@@ -92,6 +92,7 @@ def _import(ledger, paths, account, forced_format, currency, dry_run, skip_bad, 
     # file's figures count the rows the files before it would add.
     with contextlib.suppress(_RolledBack), ledger.write() if dry_run else contextlib.nullcontext():
         for path in paths:
+            last_batch = ledger.scalar("SELECT COALESCE(MAX(id), 0) FROM import_batches")
             try:
                 with _progress(path, enabled=not as_json and sys.stderr.isatty()) as say:
                     summary = import_file(
@@ -105,7 +106,7 @@ def _import(ledger, paths, account, forced_format, currency, dry_run, skip_bad, 
                 complain(message)
                 continue
             except KeyboardInterrupt:
-                fail(f"{path}: interrupted; nothing from this file was written", code=130)
+                fail(f"{path}: interrupted; {_what_was_written(ledger, last_batch, dry_run)}", code=130)
             except Exception as exc:  # a fault of Wilson's in one file: nothing of it written; the others go on
                 message = f"{path}: {unexpected(exc)}"
                 failures.append(message)
@@ -123,6 +124,14 @@ def _import(ledger, paths, account, forced_format, currency, dry_run, skip_bad, 
         print_json(entries if len(paths) > 1 else (entries[0] if not failures else {"errors": failures}))
     if failures:
         sys.exit(1)
+
+
+def _what_was_written(ledger, last_batch: int, dry_run: bool) -> str:  # type: ignore[no-untyped-def]
+    """An interrupt just after the import's commit comes too late to undo it: say which is true."""
+    written = None if dry_run else ledger.scalar("SELECT MAX(id) FROM import_batches WHERE id > ?", (last_batch,))
+    if written is None:
+        return "nothing from this file was written"
+    return f"the file was written all the same, as batch {written} (undo: wilson import --undo {written})"
 
 
 class _RolledBack(Exception):
