@@ -266,6 +266,14 @@ class TestCli:
         result = CliRunner().invoke(main, ["export", "--output", str(blocker / "out.csv")])
         assert result.exit_code == 1 and "could not write" in result.stderr
 
+    def test_output_never_replaces_the_ledger_itself(self, ledger_books, tmp_path):
+        ledger_file = Path(os.environ["WILSON_HOME"]) / "wilson.db"
+        before = ledger_file.read_bytes()
+        for target in (ledger_file, Path(f"{ledger_file}-wal")):
+            result = CliRunner().invoke(main, ["export", "-o", str(target)])
+            assert result.exit_code == 1 and "is the ledger itself" in result.stderr
+        assert ledger_file.read_bytes() == before
+
     def test_output_writes_to_what_the_path_names(self, ledger_books, tmp_path):
         """A symlink's target is replaced, not the link; a read-only file is refused; a new file
         gets the umask's mode and a replaced one keeps its own."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import date
 from pathlib import Path
 
@@ -19,10 +20,17 @@ def _date(value: str | None, option: str) -> date | None:
         fail(f"{option}: {value!r} is not a date (use YYYY-MM-DD)")
 
 
+def _is_the_ledger(target: Path, ledger: Path) -> bool:
+    """Whether `target` is the ledger's file or one of SQLite's beside it (a "backup" export over
+    `wilson.db` would replace every transaction with their CSV)."""
+    own = os.path.realpath(ledger)
+    return os.path.realpath(target) in {own, *(own + suffix for suffix in ("-wal", "-shm", "-journal"))}
+
+
 @click.command("export")
 @click.option("--format", "fmt", type=click.Choice(["csv", "json", "beancount", "ledger"]), default="csv",
               show_default=True, help="Output format (ledger: a Ledger/hledger journal).")
-@click.option("--output", "-o", default="-", show_default=True, help="File to write, or - for standard output.")
+@click.option("--output", "-o", default="-", show_default=True, help="File to write (replaced if it exists), or - for standard output.")
 @click.option("--from", "start", metavar="DATE", help="First day to include (YYYY-MM-DD).")
 @click.option("--to", "end", metavar="DATE", help="Last day to include (YYYY-MM-DD).")
 @click.option("--account", metavar="NAME", help="Only this account.")
@@ -43,6 +51,8 @@ def export_command(fmt: str, output: str, start: str | None, end: str | None, ac
         click.echo(result.text, nl=False)
         return
     target = Path(output).expanduser()
+    if _is_the_ledger(target, ledger.path):
+        fail(f"{target} is the ledger itself; export to another file")
     try:
         write_atomic(target, result.text)
     except OSError as exc:
