@@ -78,6 +78,17 @@ def test_failed_migration_changes_nothing(monkeypatch: pytest.MonkeyPatch, tmp_p
         assert ledger.scalar("SELECT COUNT(*) FROM schema_migrations WHERE version = 999") == 0
 
 
+def test_a_migration_failing_after_sqlite_ended_its_transaction_names_the_cause(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """SQLite rolls a transaction back itself on some errors (a full disk): the error the user sees
+    is that one, not "cannot rollback - no transaction is active"."""
+    ended = tmp_path / "999_ended.sql"
+    ended.write_text("ROLLBACK;\nSELECT * FROM no_such_table;\n")
+    real = ledger_db.migration_files()
+    monkeypatch.setattr(ledger_db, "migration_files", lambda: [*real, (999, ended)])
+    with pytest.raises(LedgerError, match="999_ended.sql failed: no such table: no_such_table"):
+        Ledger()
+
+
 def test_not_a_database_is_a_clear_error(wilson_home: Path) -> None:
     wilson_home.mkdir(parents=True, exist_ok=True)
     (wilson_home / "wilson.db").write_bytes(b"this is not sqlite" * 100)

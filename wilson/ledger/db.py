@@ -118,7 +118,8 @@ def migrate(conn: sqlite3.Connection) -> list[int]:
             conn.execute("INSERT INTO schema_migrations (version, name) VALUES (?, ?)", (version, path.name))
             conn.execute("COMMIT")
         except sqlite3.Error as exc:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:  # SQLite ends it itself on some errors (a full disk): a second ROLLBACK would hide the cause
+                conn.execute("ROLLBACK")
             raise LedgerError(f"migration {path.name} failed: {exc}") from None
         applied.append(version)
     return applied
