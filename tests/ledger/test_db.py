@@ -89,6 +89,15 @@ def test_a_migration_failing_after_sqlite_ended_its_transaction_names_the_cause(
         Ledger()
 
 
+def test_a_read_only_ledger_is_said_so_inside_a_nested_write_too() -> None:
+    """A dry run imports inside a savepoint of its own transaction: the refusal reads as the
+    import's does, not as an unexpected error."""
+    with Ledger() as ledger:
+        ledger.conn.execute("PRAGMA query_only = 1")  # what a read-only file does to a write
+        with pytest.raises(LedgerError, match="the ledger is read-only"), ledger.write(), ledger.write() as conn:
+            conn.execute("INSERT INTO categories (name) VALUES ('Pets')")
+
+
 def test_not_a_database_is_a_clear_error(wilson_home: Path) -> None:
     wilson_home.mkdir(parents=True, exist_ok=True)
     (wilson_home / "wilson.db").write_bytes(b"this is not sqlite" * 100)

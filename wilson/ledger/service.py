@@ -64,9 +64,10 @@ class Ledger:
             self._depth += 1
             try:
                 yield self.conn
-            except BaseException:
+            except BaseException as exc:
                 self.conn.execute(f"ROLLBACK TO {name}")
                 self.conn.execute(f"RELEASE {name}")
+                self._said_as_such(exc)
                 raise
             else:
                 self.conn.execute(f"RELEASE {name}")
@@ -79,17 +80,19 @@ class Ledger:
             try:
                 yield self.conn
                 self.conn.execute("COMMIT")
-            except sqlite3.OperationalError as exc:  # a read-only file, a full disk: said as such
+            except BaseException as exc:
                 self._roll_back()
-                message = fault(exc)
-                if message is None:
-                    raise
-                raise LedgerError(f"{self.path}: {message}") from None
-            except BaseException:
-                self._roll_back()
+                self._said_as_such(exc)
                 raise
             finally:
                 self._depth = 0
+
+    def _said_as_such(self, exc: BaseException) -> None:
+        """A read-only file, a full disk: raised as a LedgerError that says so (in a dry run, whose
+        import writes inside a savepoint, too)."""
+        message = fault(exc) if isinstance(exc, sqlite3.OperationalError) else None
+        if message is not None:
+            raise LedgerError(f"{self.path}: {message}") from None
 
     def _roll_back(self) -> None:
         if self.conn.in_transaction:  # a failed COMMIT may have ended it already
