@@ -63,6 +63,11 @@ def test_numbers_that_are_no_date_stay_in_the_name() -> None:
     assert name_from_file("Visa Jan 2024 1234.csv") == "Visa 1234"  # neither a day nor a time
 
 
+def test_a_pipe_names_no_account() -> None:
+    """`wilson import <(…)` reads /dev/fd/63: its number is no account's name."""
+    assert name_from_file("/dev/fd/63") == name_from_file("/dev/stdin") == "Imported"
+
+
 def test_months_that_are_everyday_words_or_names_stay_without_a_date() -> None:
     assert [name_from_file(f"{word}.csv") for word in ("out", "set", "julio", "marco")] == ["out", "set", "julio", "marco"]
 

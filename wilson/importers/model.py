@@ -300,6 +300,8 @@ def name_from_file(source: str) -> str:
     `Checking_Activity_2025-01-31.csv` and `Checking_Activity_2025-02-28 (1).csv` both give
     "Checking", so the second month lands in the same account and its overlap is de-duplicated.
     """
+    if str(Path(source).parent) in ("/dev/fd", "/proc/self/fd", "/dev"):  # `<(…)`, /dev/stdin: a pipe has no name
+        return UNNAMED
     spaced = re.sub(r"[\s_\-.]+", " ", Path(source).stem)
     spaced = _GLUED_DATE.sub(" ", spaced)  # ASB's `Export20250201091244`
     words = re.sub(_FILE_NAME_NOISE, " ", spaced, flags=re.IGNORECASE).split()
