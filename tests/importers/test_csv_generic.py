@@ -1512,3 +1512,15 @@ def test_a_field_running_over_lines_stays_one_field() -> None:
     """Amex's address cells run over two lines; their lines read as no row of the file's."""
     result = parse_text('Date,Description,Address,Amount\n03/01/2025,UBER TRIP,"1455 MARKET ST\nSAN FRANCISCO CA",-18.20\n03/02/2025,LYFT,"",-9.10\n')
     assert [(t.description, t.amount) for t in result.transactions] == [("UBER TRIP", -1820), ("LYFT", -910)] and not result.warnings
+
+
+def test_a_balances_own_debit_credit_flag_signs_it() -> None:
+    """Kotak writes `Amount,Dr / Cr,Balance,Dr / Cr`: an overdrawn balance is flagged DR beside it."""
+    result = parse_text(
+        "Sl. No.,Transaction Date,Value Date,Description,Chq / Ref No.,Amount,Dr / Cr,Balance,Dr / Cr\n"
+        '1,02-11-2026,02-11-2026,NEFT ACME PVT LTD SALARY NOV,CITIN26111312345,"10,000.00",CR,"10,000.00",CR\n'
+        '2,13-11-2026,13-11-2026,UPI/RAMESH KUMAR/RENT,UPI-612345678901,"12,000.00",DR,"2,000.00",DR\n'
+        '3,23-11-2026,23-11-2026,PCD/1234/BIGBAZAAR MUMBAI,PCD123456,"4,550.00",DR,"6,550.00",DR\n'
+    )
+    assert [(t.amount, t.balance) for t in result.transactions] == [(1000000, 1000000), (-1200000, -200000), (-455000, -655000)]
+    assert not any("running balance" in w for w in result.warnings)

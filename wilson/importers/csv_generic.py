@@ -1162,6 +1162,9 @@ class _Conversion:
         balance_i, cat_i, sub_i = single.get("balance"), single.get("category"), single.get("subcategory")
         if balance_i is not None:  # a balance is a cross-check, never a reason to lose the row
             balances = money(columns[balance_i], seps["balance"])
+            if "balance_direction" in single:
+                flags = [DIRECTION_WORDS.get(flag.strip().lower()) for flag in columns[single["balance_direction"]]]
+                balances = [directed(b, "x", sign) if sign else b for b, sign in zip(balances, flags)]
             parsed["balance"] = balances if set(map(type, balances)) == {int} else [
                 b if b.__class__ is int else None for b in balances
             ]

@@ -154,6 +154,8 @@ def layout_from_header(cells: list[str]) -> Layout:
         else:
             if role == "kind":
                 layout.kinds.append(index)
+            if role == "direction" and "direction" in best and "balance" in best and index == best["balance"][1] + 1:
+                role = "balance_direction"  # Kotak's `Balance,Dr / Cr`: an overdrawn balance's own flag
             if role == "amount" and "amount" in best and _other_currency(cells[best["amount"][1]], cell):
                 role = "amount_alt"  # RBC: `CAD$` and `USD$`, each row filled in one of them
             elif role == "amount" and index and "foreign" in normalise_header(cells[index - 1]).split():
