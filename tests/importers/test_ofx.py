@@ -416,6 +416,14 @@ def test_without_curdef_the_rows_at_rate_one_name_the_currency(tmp_path: Path) -
     assert parse_file(path).accounts[0].currency == "AUD"
 
 
+def test_a_row_abroad_with_no_rate_stays_in_its_currency_and_is_said(tmp_path: Path) -> None:
+    path = tmp_path / "yen.ofx"
+    path.write_text(statement(row("DEBIT", "20250305", "-1500", "TOKYO RAMEN").replace("</STMTTRN>", "<CURRENCY><CURSYM>JPY</CURRENCY></STMTTRN>")))
+    result = parse_file(path)
+    assert [(t.amount, t.currency) for t in result.transactions] == [(-1500, "JPY")]
+    assert result.warnings == ["line 5: in another currency with no exchange rate: booked in that currency, not in the account's"]
+
+
 def test_an_amount_finer_than_a_cent_is_rounded_to_it_and_said(tmp_path: Path) -> None:
     """Fidelity's cash management writes `+00000000000115.8331`: the account holds cents."""
     path = tmp_path / "fidelity.ofx"
@@ -423,7 +431,7 @@ def test_an_amount_finer_than_a_cent_is_rounded_to_it_and_said(tmp_path: Path) -
                               + row("DEBIT", "20250307", "-197.1250", "BILL PAYMENT"), balance=""))
     result = parse_file(path)
     assert [t.amount for t in result.transactions] == [11583, -150000, -19712]
-    assert len(result.warnings) == 1 and "rounded" in result.warnings[0] and result.warnings[0].startswith("line(s) 5: ")
+    assert len(result.warnings) == 1 and "rounded" in result.warnings[0] and result.warnings[0].startswith("line 5: ")
 
 
 def test_one_account_id_for_two_kinds_of_account_is_two_accounts(tmp_path: Path) -> None:

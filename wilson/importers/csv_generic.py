@@ -31,14 +31,13 @@ from wilson.importers.csv_sections import joined_sections, section_title, titled
 from wilson.importers.csv_statement import disagreement, running_disagreement, stated_balances
 from wilson.importers.dates import DAY_NUMBER, DMY, DateColumn, infer_date_format
 from wilson.importers.model import (
-    ACCOUNT_TYPES, CARD_NAME, ImportRefused, ParsedAccount, ParsedRows, ParseResult, ParsedSplit, RowError, name_from_file, payee_of,
-    per_distinct, squeeze, type_named,
+    ACCOUNT_TYPES, CARD_NAME, ImportRefused, ParsedAccount, ParsedRows, ParseResult, ParsedSplit, RowError, lines_named, name_from_file,
+    payee_of, per_distinct, squeeze, type_named,
 )
 from wilson.money import exponent, guess_decimal_separator
 
 MAX_ROW_CHARS = 64 * 1024
 MAX_DESCRIPTION_CHARS = 4 * 1024
-MAX_LINES_NAMED = 5  # in a warning about rows, the first few lines
 
 CARD_POSITIVE_SHARE = 0.5  # of a file's rows at least this many positive before its payments are checked (refunds are negative too)
 UNSURE_SIGNS_SHARE, UNSURE_SIGNS_MIN = 0.8, 3  # this many rows positive, and no payment: a card's charges or money in? (warned)
@@ -426,7 +425,7 @@ class _Conversion:
                 named_lines.append(lines[i])
         if named_lines:
             self.warnings.append(
-                f"{_lines_named(named_lines)}: an amount written with an unquoted thousands comma (`1,250.00`), read as one amount"
+                f"{lines_named(named_lines)}: an amount written with an unquoted thousands comma (`1,250.00`), read as one amount"
             )
 
     def _shaped(self, lines: Sequence[int], records: list[list[str]]) -> dict[int, RowError]:
@@ -1401,11 +1400,6 @@ def _trimmed(cells: list[str]) -> list[str]:
     while found and not found[-1]:
         found.pop()
     return found
-
-
-def _lines_named(lines: list[int]) -> str:
-    shown = ", ".join(map(str, lines[:MAX_LINES_NAMED]))
-    return f"line{'s' if len(lines) > 1 else ''} {shown}" + (f" and {len(lines) - MAX_LINES_NAMED} more" if len(lines) > MAX_LINES_NAMED else "")
 
 
 def _dates(values: Sequence[str], column: DateColumn, distinct: Iterable[str]) -> list[date | None]:

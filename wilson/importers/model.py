@@ -51,6 +51,15 @@ def per_distinct(function: Callable[[Any], Any], values: Sequence) -> list:
     return list(map(decided.__getitem__, values))
 
 
+MAX_LINES_NAMED = 5  # in a warning about rows, the first few lines
+
+
+def lines_named(lines: list[int]) -> str:
+    """`line 7`, `lines 3, 9`, `lines 1, 2, 3, 4, 5 and 12 more`: where a warning's rows are."""
+    shown = ", ".join(map(str, lines[:MAX_LINES_NAMED]))
+    return f"line{'s' if len(lines) > 1 else ''} {shown}" + (f" and {len(lines) - MAX_LINES_NAMED} more" if len(lines) > MAX_LINES_NAMED else "")
+
+
 def payee_of(name: str) -> str:
     """The cleaned payee a parser keeps for a name; the cleaner (and its patterns) load only when a
     file names payees, so reading a CSV without them never compiles them."""

@@ -19,7 +19,7 @@ from datetime import date
 from decimal import ROUND_HALF_EVEN, Decimal
 from functools import lru_cache
 
-from wilson.importers.model import ImportRefused, ParsedAccount, ParsedTransaction, ParseResult, RowError, payee_of
+from wilson.importers.model import ImportRefused, ParsedAccount, ParsedTransaction, ParseResult, RowError, lines_named, payee_of
 from wilson.money import AmountError, exponent, parse_amount, to_minor
 
 # A tag and the text after it; a `<` that starts no tag (`CAFE <3`) is text.
@@ -254,6 +254,7 @@ class _OfxParser:
         self.seen: dict[str, _Seen] = {}  # per account: rows and days of the statements read so far
         self.repeated = 0  # rows an earlier statement of the same account already gave
         self.rounded: list[int] = []  # lines of amounts written finer than their currency's minor unit
+        self.unrated: list[int] = []  # lines of rows in another currency that give no rate to the account's
         self.balance_statement: dict[str, _Node] = {}  # per account: the statement its balance is from
 
     def line(self, pos: int) -> int:
@@ -306,9 +307,11 @@ class _OfxParser:
         if self.repeated:
             self.result.warnings.append(f"{self.repeated} row(s) repeated by overlapping statements of one account were read once")
         if self.rounded:
-            lines = list(dict.fromkeys(self.rounded))
-            shown = ", ".join(map(str, lines[:5])) + (f" and {len(lines) - 5} more" if len(lines) > 5 else "")
-            self.result.warnings.append(f"line(s) {shown}: an amount finer than its currency's smallest unit was rounded to it (half to even)")
+            rounded = lines_named(list(dict.fromkeys(self.rounded)))
+            self.result.warnings.append(f"{rounded}: an amount finer than its currency's smallest unit was rounded to it (half to even)")
+        if self.unrated:
+            self.result.warnings.append(f"{lines_named(self.unrated)}: in another currency with no exchange rate: booked in that currency,"
+                                        " not in the account's")
         if self.result.superseded:  # a row corrected in the same file is gone already
             gone = set(self.result.superseded)
             self.result.transactions = [t for t in self.result.transactions if (t.account_key, t.bank_id) not in gone]
@@ -525,6 +528,7 @@ class _OfxParser:
                 row.original_amount = to_minor(amount, symbol)
                 if rate is None:
                     row.currency, row.amount = symbol, row.original_amount
+                    self.unrated.append(row.line)
                     return
                 row.amount = _converted(amount * rate, currency)
             else:
