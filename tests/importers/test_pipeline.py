@@ -1825,6 +1825,18 @@ def test_a_renamed_download_sharing_a_row_or_two_goes_where_its_running_balance_
 
 
 
+def test_next_months_renamed_download_goes_where_its_running_balance_starts(tmp_path: Path) -> None:
+    """No row shared, but the first row's balance before it is the account's balance at its last
+    day: the next download of it, renamed; an opening balance of nothing says nothing."""
+    header = "Date,Description,Amount,Balance\n"
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "checking-jan.csv", "2025-01-20,GROCERY STORE,-23.45,1976.55\n2025-01-28,PAYROLL,1000.00,2976.55\n", header))
+        import_file(ledger, write(tmp_path, "savings.csv", "2025-01-05,INTEREST,0.52,500.52\n", header))
+        february = import_file(ledger, write(tmp_path, "export.csv", "2025-02-03,RENT,-1200.00,1776.55\n2025-02-10,SPOTIFY,-11.99,1764.56\n", header))
+        assert february.accounts == ["checking"]
+        assert "checking ended on the balance its running balance starts from" in february.warnings[0]
+
+
 def test_a_text_whose_spaces_moved_is_the_same_row_and_a_longer_name_is_not(tmp_path: Path) -> None:
     """`ZELLE TO JO ANNE` and `ZELLE TO JOANNE SMITH` on the boundary day are two payments; a cut
     text read back with a space where the cut was is one (see the Chase QFX and CSV test)."""

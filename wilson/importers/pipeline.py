@@ -392,12 +392,14 @@ def _account_for(
         digits = None if held else _same_last_digits(ledger, name, parsed, currency)
         named_by_digits = re.search(rf"\d{{{LAST_DIGITS}}}", name)  # `Chase Checking …5678`: its number says which
         continued = None if held or digits or named_by_digits else _balance_continued(ledger, rows, currency)
-        found = held or digits or continued or (
+        runs_on = None if held or digits or named_by_digits or continued else _balance_runs_on(ledger, rows, currency)
+        found = held or digits or continued or runs_on or (
             None if parsed.number else _namesakes_account(ledger, source, file_format, currency, rows)
         )
         if found:
             why = ("holds the rows it shares dates with" if held else "is numbered with the same last digits" if digits
                    else "holds its rows and the balance its running balance shows that day" if continued
+                   else "ended on the balance its running balance starts from" if runs_on
                    else "is where the earlier downloads named like this file went")
             warnings.append(f"no account is named {name}; {found['name']} {why}, so it went there (--account names another)")
             if parsed.number:
@@ -479,6 +481,31 @@ def _balance_continued(ledger: Ledger, rows: ParsedRows, currency: str | None) -
             at_balance.setdefault((day, balance), set()).add((amount, text.casefold()))
     found = [account_id for (day, balance), owners in balances.items() if (day, balance) in at_balance
              for account_id in owners if _holds_any(ledger, account_id, day, at_balance[day, balance])]
+    return ledger.account_by_id(found[0]) if len(found) == 1 else None
+
+
+RUNS_ON_DAYS = 45  # a file's first row at most this long after an account's known balance continues it
+
+
+def _balance_runs_on(ledger: Ledger, rows: ParsedRows, currency: str | None) -> dict | None:
+    """The one account whose known balance (not zero: any new account's) is where the file's
+    running balance starts, on its first day or within weeks after: next month's download,
+    renamed, that shares no row with the last one."""
+    if not rows.has("balance"):
+        return None
+    booked = _booked(rows)
+    if not booked:
+        return None
+    days_, amounts, balances = booked.column("posted"), booked.column("amount"), booked.column("balance")
+    first = min(days_)
+    opening = {balance - amount for day, amount, balance in zip(days_, amounts, balances) if day == first and balance is not None}
+    found = [
+        account["id"] for account in ledger.query(
+            "SELECT id, balance, balance_date FROM accounts WHERE balance IS NOT NULL AND balance != 0 AND balance_date IS NOT NULL"
+            " AND (:currency IS NULL OR currency = :currency)", {"currency": currency},
+        )
+        if account["balance"] in opening and 0 <= (first - date.fromisoformat(account["balance_date"])).days <= RUNS_ON_DAYS
+    ]
     return ledger.account_by_id(found[0]) if len(found) == 1 else None
 
 
