@@ -57,7 +57,7 @@ CURRENCY_EXCHANGE = re.compile(
 WALLET_FUNDING = re.compile(
     r"\bgeneral (?:credit )?card deposit\b|\bbank deposit to pp(?: account)?\b|\bgeneral card funding\b"
     r"|^funded by\b"  # what the importers write beside a Venmo payment a card or bank paid (`csv_generic`)
-    r"|\btop[ -]?up\b|\baufladung\b",  # Revolut's `Top-up by *4821`, the bank's `Revolut … Top-up`
+    r"|^top[ -]?up by\b",  # Revolut's `Top-up by *4821` (a phone's `VODAFONE TOP UP` is spending)
     re.IGNORECASE,
 )
 EXCHANGE_MATCH_DAYS = 1  # both legs of a conversion are booked at once; a day allows for time zones
