@@ -65,11 +65,16 @@ def test_search_index_rebuilt_without_sizes_on_upgrade(monkeypatch: pytest.Monke
         ledger.conn.execute("INSERT INTO transactions_fts(transactions_fts) VALUES ('integrity-check')")  # raises if out of step
 
 
-def test_failed_migration_changes_nothing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    broken = tmp_path / "999_broken.sql"
-    broken.write_text("CREATE TABLE half_done (id INTEGER);\nTHIS IS NOT SQL;\n")
+def with_migration(monkeypatch: pytest.MonkeyPatch, path: Path, script: str) -> list[tuple[int, Path]]:
+    """The real migrations and then `script` as number 999; returns the real ones."""
+    path.write_text(script)
     real = ledger_db.migration_files()
-    monkeypatch.setattr(ledger_db, "migration_files", lambda: [*real, (999, broken)])
+    monkeypatch.setattr(ledger_db, "migration_files", lambda: [*real, (999, path)])
+    return real
+
+
+def test_failed_migration_changes_nothing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    real = with_migration(monkeypatch, tmp_path / "999_broken.sql", "CREATE TABLE half_done (id INTEGER);\nTHIS IS NOT SQL;\n")
     with pytest.raises(LedgerError, match="999_broken.sql"):
         Ledger()
     monkeypatch.setattr(ledger_db, "migration_files", lambda: real)
@@ -81,10 +86,7 @@ def test_failed_migration_changes_nothing(monkeypatch: pytest.MonkeyPatch, tmp_p
 def test_a_migration_failing_after_sqlite_ended_its_transaction_names_the_cause(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """SQLite rolls a transaction back itself on some errors (a full disk): the error the user sees
     is that one, not "cannot rollback - no transaction is active"."""
-    ended = tmp_path / "999_ended.sql"
-    ended.write_text("ROLLBACK;\nSELECT * FROM no_such_table;\n")
-    real = ledger_db.migration_files()
-    monkeypatch.setattr(ledger_db, "migration_files", lambda: [*real, (999, ended)])
+    with_migration(monkeypatch, tmp_path / "999_ended.sql", "ROLLBACK;\nSELECT * FROM no_such_table;\n")
     with pytest.raises(LedgerError, match="999_ended.sql failed: no such table: no_such_table"):
         Ledger()
 
