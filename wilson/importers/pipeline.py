@@ -491,19 +491,18 @@ def _balance_runs_on(ledger: Ledger, rows: ParsedRows, currency: str | None) -> 
     """The one account whose known balance (not zero: any new account's) is where the file's
     running balance starts, on its first day or within weeks after: next month's download,
     renamed, that shares no row with the last one."""
-    if not rows.has("balance"):
-        return None
-    booked = _booked(rows)
+    accounts = ledger.query(
+        "SELECT id, balance, balance_date FROM accounts WHERE balance IS NOT NULL AND balance != 0 AND balance_date IS NOT NULL"
+        " AND (:currency IS NULL OR currency = :currency)", {"currency": currency},
+    ) if rows.has("balance") else []
+    booked = _booked(rows) if accounts else None  # most first imports: no account to run on from
     if not booked:
         return None
     days_, amounts, balances = booked.column("posted"), booked.column("amount"), booked.column("balance")
     first = min(days_)
     opening = {balance - amount for day, amount, balance in zip(days_, amounts, balances) if day == first and balance is not None}
     found = [
-        account["id"] for account in ledger.query(
-            "SELECT id, balance, balance_date FROM accounts WHERE balance IS NOT NULL AND balance != 0 AND balance_date IS NOT NULL"
-            " AND (:currency IS NULL OR currency = :currency)", {"currency": currency},
-        )
+        account["id"] for account in accounts
         if account["balance"] in opening and 0 <= (first - date.fromisoformat(account["balance_date"])).days <= RUNS_ON_DAYS
     ]
     return ledger.account_by_id(found[0]) if len(found) == 1 else None
