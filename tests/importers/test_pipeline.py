@@ -91,6 +91,15 @@ def test_a_mistyped_account_name_that_doubles_another_accounts_rows_says_so(tmp_
                                      ' is Checking\'s, undo it and import it with --account "Checking"')
 
 
+def test_a_pending_row_posting_under_its_transaction_id_is_replaced_not_lost(tmp_path: Path) -> None:
+    header = "Date,Description,Amount,Status,Transaction ID\n"
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "a.csv", "2025-03-02,JANE DOE,-25.00,Posted,T1001\n2025-03-08,KIM PARK,-40.00,Pending,T1002\n", header), account="W")
+        posted = import_file(ledger, write(tmp_path, "b.csv", "2025-03-02,JANE DOE,-25.00,Posted,T1001\n2025-03-09,KIM PARK,-40.00,Posted,T1002\n", header), account="W")
+        assert (posted.added, posted.duplicates, posted.pending_replaced) == (1, 1, 1)
+        assert [(r["posted"], r["amount"], r["pending"]) for r in rows(ledger)] == [("2025-03-02", -2500, 0), ("2025-03-09", -4000, 0)]
+
+
 def test_undo_removes_exactly_one_batch(tmp_path: Path) -> None:
     with Ledger() as ledger:
         a = import_file(ledger, write(tmp_path, "a.csv", JAN_FEB), account="Checking")
@@ -1593,6 +1602,29 @@ def test_quickens_own_payee_names_for_the_banks_rows_are_the_same_rows(tmp_path:
         import_file(ledger, qif, account="Checking")
         bank = import_file(ledger, csv, account="Checking")
         assert (bank.added, bank.duplicates) == (1, 6)
+
+
+def test_a_daily_fare_in_downloads_sharing_a_day_is_never_taken_for_a_moved_row(tmp_path: Path) -> None:
+    """Two downloads sharing only their boundary day: the next days' $2.90 fares are new, though
+    the same text for the same amount sits a day or two before the second file's first."""
+    fares = lambda days: "".join(f"{day},MTA*NYCT PAYGO,-2.90\n" for day in days)  # noqa: E731
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "jan.csv", fares(("2025-01-28", "2025-01-29", "2025-01-30", "2025-01-31"))), account="Card")
+        february = import_file(ledger, write(tmp_path, "feb.csv", fares(("2025-01-31", "2025-02-01", "2025-02-02", "2025-02-03"))), account="Card")
+        assert (february.added, february.duplicates) == (3, 1)
+
+
+def test_another_accounts_rows_on_the_same_days_for_the_same_amounts_stay(tmp_path: Path) -> None:
+    """Two banks' `transactions.csv` land in one account by name: a row of the second on a day and
+    for an amount the first also has, at another shop, is another purchase, and the user is told."""
+    (tmp_path / "b").mkdir()
+    first = "2025-03-03,TESCO,-12.00\n2025-03-07,COSTA,-3.20\n2025-03-14,SHELL,-40.00\n2025-03-20,SAINSBURYS,-40.00\n"
+    second = "2025-03-07,PRET,-3.20\n2025-03-12,BOOTS,-8.99\n2025-03-20,BOOTS,-40.00\n"
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "transactions.csv", first))
+        other = import_file(ledger, write(tmp_path / "b", "transactions.csv", second))
+        assert (other.added, other.duplicates) == (3, 0)
+        assert "only 0 of its 3 match them" in other.warnings[-1]
 
 
 def test_a_row_the_other_download_dates_past_this_ones_last_day_is_not_doubled(tmp_path: Path) -> None:

@@ -31,6 +31,7 @@ MOVED_ROW_DAYS = 3  # without an id, a row the bank re-dated: authorisation to p
 # A new download of an account leaves out at most this share of its rows where it lists them again, or this many.
 AMENDED_SHARE, AMENDED_FEW = 0.5, 3
 SHARED_SPAN_DAYS = 4  # a file and an account sharing more days than this cover the same stretch, not a boundary
+SAME_DAYS_MIN = 3  # held rows on a file's days, at the least, before it can be shown to list the same days
 
 
 @dataclass
@@ -160,8 +161,8 @@ def _not_held_by_bank_id(
     answered = set(rows.fingerprint)  # rows already there by fingerprint answer for those, not for others
     for bank_id, posted, amount, text, fingerprint in _plain_rows(
         ledger.conn,
-        "SELECT bank_id, posted, amount, description, fingerprint FROM transactions"
-        " WHERE account_id = ? AND posted BETWEEN ? AND ? AND bank_id IS NOT NULL",
+        "SELECT bank_id, posted, amount, description, fingerprint FROM transactions"  # a pending row is replaced, not matched
+        " WHERE account_id = ? AND posted BETWEEN ? AND ? AND bank_id IS NOT NULL AND pending = 0",
         (window[0], shift(window[1], -BANK_ID_MATCH_DAYS), shift(window[2], BANK_ID_MATCH_DAYS)),
     ):
         if fingerprint not in answered:
@@ -229,14 +230,20 @@ def _not_moved(
         return lambda i: None if rows.pending[i] else rows_by_amount.get(rows.amount[i])
 
     fresh = _unmatched(fresh, held_in(inside), rows, moved, taken)
-    if overlapping and fresh:
+    # A file that covers more of the account's days than a statement's boundary and answers for
+    # at least half of its rows there (by fingerprint or text) is another download of those days:
+    # not another account's file landing in it, nor the next statement sharing a day or two.
+    same_days = (
+        fresh and since is not None and days(until, since) > SHARED_SPAN_DAYS and held >= SAME_DAYS_MIN
+        and sum(map(len, inside.values())) * 2 <= held
+    )
+    if same_days:
         # The same days in other words (Quicken's own payee names for the bank's texts): once the
         # rows whose texts match have paired, a row on the same day for the same amount is the same.
         fresh = _unmatched(fresh, held_in(inside), rows, lambda seen, posted, _: seen[0] == posted, taken)
-    if overlapping and fresh and edge and sum(map(len, inside.values())) * 2 <= held:
-        # A file that answers for most of the account's rows on its days is another download of
-        # them, and its first or last row may be one the other dated a day or two further out (a
-        # QFX dates rows by purchase, its CSV by posting): not so another account's file.
+    if same_days and fresh and edge:
+        # Its first or last row may be one the other dated a day or two further out (a QFX dates
+        # rows by purchase, its CSV by posting).
         fresh = _unmatched(fresh, held_in(edge), rows, moved, taken)
     return fresh
 
