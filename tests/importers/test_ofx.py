@@ -379,6 +379,9 @@ def test_a_card_statement_signed_from_the_banks_side_is_read_the_other_way_round
     assert any("every amount is read the other way round" in w for w in result.warnings)
     path.write_text(statement(body.replace("<TRNAMT>12.00", "<TRNAMT>-12.00")))  # one row agrees with its type: signs stand
     assert [t.amount for t in parse_file(path).transactions] == [3000, -1200, -10000]
+    charges = body.replace("<TRNTYPE>CREDIT", "<TRNTYPE>PAYMENT") + row("DEBIT", "20250307", "8.00", "BAKERY")
+    path.write_text(statement(charges))  # charges all DEBIT, the payment typed otherwise
+    assert [t.amount for t in parse_file(path).transactions] == [-3000, -1200, 10000, -800]
 
 
 def test_rows_typed_all_alike_keep_their_signs(tmp_path: Path) -> None:
@@ -397,8 +400,9 @@ def test_a_check_deposited_is_money_in_in_a_statement_without_negatives(tmp_path
     path.write_text(statement(row("CHECK", "20151221", "370.99", "REMOTE ONLINE DEPOSIT # 1")))
     result = parse_file(path)
     assert [t.amount for t in result.transactions] == [37099] and not result.warnings
-    path.write_text(statement(row("CHECK", "20250305", "100.00", "CHECK 1042") + row("DEP", "20250306", "500.00", "MOBILE DEPOSIT")))
-    assert [t.amount for t in parse_file(path).transactions] == [-10000, 50000]  # a check written, unsigned
+    path.write_text(statement(row("CHECK", "20250305", "100.00", "CHECK 1042") + row("DEP", "20250306", "500.00", "MOBILE DEPOSIT")
+                              + row("CHECK", "20250307", "1500.00", "CHECK 1045 SECURITY DEPOSIT")))
+    assert [t.amount for t in parse_file(path).transactions] == [-10000, 50000, -150000]  # checks written, unsigned
 
 
 def test_without_curdef_the_rows_at_rate_one_name_the_currency(tmp_path: Path) -> None:

@@ -427,8 +427,14 @@ def test_amounts_are_in_the_given_currencys_minor_units(tmp_path: Path, currency
 def test_a_week_of_ambiguous_dates_is_read_as_days_in_a_row_unless_payees_recur() -> None:
     """`01/03` … `07/03/2025` at different shops is a week in March (day first), not the 3rd of
     seven months; the same shop charging on the 3rd of each month is a subscription, month first."""
-    week = "".join(f"D0{day}/03/2025\nT-{day}.00\nPSHOP {day}\n^\n" for day in range(1, 8))
+    shops = ("TESCO", "SHELL", "COSTA", "BOOTS", "PRET", "ARGOS", "LIDL")
+    week = "".join(f"D0{day}/03/2025\nT-{day}.00\nP{shop}\n^\n" for day, shop in zip(range(1, 8), shops))
     result = QIF.parse("!Type:Bank\n" + week, "uk.qif")
     assert [t.posted for t in result.transactions] == [date(2025, 3, day) for day in range(1, 8)]
     monthly = "".join(f"D0{month}/03/2025\nT-9.99\nPNETFLIX\n^\n" for month in range(1, 8))
     assert [t.posted for t in QIF.parse("!Type:Bank\n" + monthly, "us.qif").transactions] == [date(2025, m, 3) for m in range(1, 8)]
+
+
+def test_a_monthly_transfer_with_its_own_confirmation_numbers_still_recurs() -> None:
+    rows = "".join(f"D0{month}/05/2025\nT500.00\nPOnline Transfer from CHK ...1234 transaction#: 2345678{month}012\n^\n" for month in range(1, 7))
+    assert [t.posted for t in QIF.parse("!Type:Bank\n" + rows, "savings.qif").transactions] == [date(2025, m, 5) for m in range(1, 7)]

@@ -41,7 +41,11 @@ INVERTED_MIN = 3  # typed rows, every one signed against its type, before a stat
 _MONEY_IN_TEXT = re.compile(r"deposit|\bdep\b|refund|return|credit|reversal|rebate", re.I)
 _CARD_PAYMENT = re.compile(r"\bpayment\b.{0,20}\bthank|\bautopay\b|\bpayment received\b", re.I)
 _UNDONE_TEXT = re.compile(r"reversal|reversed|refund|rebate", re.I)  # money back, whatever the row's type
-_DEPOSITED_CHECK = re.compile(r"deposit", re.I)  # a `CHECK` row that says so is a check paid in (`REMOTE ONLINE DEPOSIT`)
+# A `CHECK` row that says it was paid in (`REMOTE ONLINE DEPOSIT`, `MOBILE CHECK DEPOSIT`); a check
+# written for a `SECURITY DEPOSIT` is money out.
+_DEPOSITED_CHECK = re.compile(
+    r"\b(?:remote|mobile|online|atm|branch|e)[\s-]*(?:check\s+|cheque\s+)?deposit|\bdeposited\b|\b(?:check|cheque) deposit", re.I
+)
 _KIND = re.compile(r"[A-Z][A-Z ]+")  # `POS MERCHANDISE`, the transaction kind before `;PAYEE`
 _STATEMENTS = frozenset({"STMTRS", "CCSTMTRS"})
 _TRANSACTION = frozenset({"STMTTRN"})
@@ -453,10 +457,13 @@ class _OfxParser:
         its balance too. It takes several typed rows, all contradicting their type, and the summary
         says so."""
         typed = [(row, kind) for row, kind in kinds if kind in ("DEBIT", "CREDIT") and row.amount]
-        if {kind for _, kind in typed} != {"DEBIT", "CREDIT"}:
-            return  # rows all typed alike say nothing of which way the money went
+        alike = {kind for _, kind in typed}
+        if len(alike) == 1 and not any(kind not in alike and row.amount and (row.amount < 0) == (alike == {"DEBIT"}) for row, kind in kinds):
+            return  # rows all typed alike, and no other row signed the other way: nothing says the signs are the bank's
         # A card's short month will do when its negative CREDIT is the card's payment (`PAYMENT THANK YOU`).
-        paid = account.type == "credit_card" and any(kind == "CREDIT" and _CARD_PAYMENT.search(row.description) for row, kind in typed)
+        paid = account.type == "credit_card" and any(
+            kind in ("CREDIT", "PAYMENT") and row.amount < 0 and _CARD_PAYMENT.search(row.description) for row, kind in kinds
+        )
         if len(typed) < (2 if paid else INVERTED_MIN) or any((row.amount < 0) == (kind == "DEBIT") for row, kind in typed):
             return
         for row, _ in kinds:

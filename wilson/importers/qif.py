@@ -76,7 +76,7 @@ def _date_order(lines: list[str]) -> str:
         if upper in ("!OPTION:MDY", "!OPTION:DMY"):
             return upper[-3:]
         if line.startswith("P"):
-            payees.append(upper[1:])
+            payees.append(_LETTERS.sub("", upper[1:]))  # a transfer's own confirmation number says nothing
         if not line.startswith("D"):
             continue
         m = _DATE.fullmatch(line[1:].strip())
@@ -88,6 +88,9 @@ def _date_order(lines: list[str]) -> str:
         return "MDY"
     recurring = len(set(payees)) * 2 <= len(payees)  # a subscription's charges on one day of each month
     return "DMY" if infer_date_format(dates, day_first=bool(dots), recurring=recurring).format is DMY else "MDY"
+
+
+_LETTERS = re.compile(r"[\W\d_]+")  # what is not a letter
 
 
 def _year(m: re.Match[str]) -> int:
