@@ -54,6 +54,7 @@ def test_every_download_of_an_account_gets_one_name(first: str, second: str, nam
 def test_numbers_that_are_no_date_stay_in_the_name() -> None:
     assert name_from_file("Visa1234.csv") == "Visa1234"
     assert name_from_file("Card20001234.csv") == "Card20001234"  # 2000-12-34 is no date: a card number
+    assert name_from_file("Santander_30061988.csv") == "Santander 30061988"  # a UK account number, no download's date
     assert name_from_file("DE12345678901234567890.csv") == "DE12345678901234567890"
     assert name_from_file("Chase1234_Activity_20240131.csv") == "Chase1234"
     assert name_from_file("NU_93657270.csv") == "NU 93657270"  # eight digits, no date

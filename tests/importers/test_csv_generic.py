@@ -1506,6 +1506,9 @@ def test_a_quote_never_closed_loses_no_row() -> None:
     assert twice.warnings[0] == "line 6: a quote opened here is never closed; lines 6–13 are read a row each, the quote kept as text"
     once = parse_text("Date,Description,Amount\n" + "\n".join(rows[:11] + rows[12:]) + "\n")
     assert len(once.transactions) == 19 and not once.errors
+    rows[7] = '2025-04-08,"WALMART, 12","-1,234.56"'  # quoted as it should be, inside the stray quote's reach
+    quoted = parse_text("Date,Description,Amount\n" + "\n".join(rows) + "\n")
+    assert (quoted.transactions[7].description, quoted.transactions[7].amount) == ("WALMART, 12", -123456) and not quoted.errors
 
 
 def test_a_field_running_over_lines_stays_one_field() -> None:
@@ -1524,3 +1527,17 @@ def test_a_balances_own_debit_credit_flag_signs_it() -> None:
     )
     assert [(t.amount, t.balance) for t in result.transactions] == [(1000000, 1000000), (-1200000, -200000), (-455000, -655000)]
     assert not any("running balance" in w for w in result.warnings)
+
+
+def test_a_bank_account_column_beside_a_payee_is_the_payees() -> None:
+    result = parse_text(
+        "Date,Payee Name,Sort Code,Bank Account,Reference,Amount\n"
+        "01/03/2025,J SMITH PLUMBING,20-00-00,12345678,INV 1,-250.00\n05/03/2025,ACME SUPPLIES LTD,40-11-22,87653344,PO 7,-99.00\n"
+    )
+    assert len(result.accounts) == 1 and [t.description for t in result.transactions][0].startswith("J SMITH PLUMBING")
+
+
+def test_the_unnamed_column_of_most_different_words_is_the_description() -> None:
+    result = parse_text("Date,Amount,Shop,City\n2025-03-01,-18.20,UBER,SAN FRANCISCO CA USA\n"
+                        "2025-03-01,-9.10,LYFT,SAN FRANCISCO CA USA\n2025-03-02,-5.75,BLUE BOTTLE,SAN FRANCISCO CA USA\n")
+    assert [t.description for t in result.transactions] == ["UBER", "LYFT", "BLUE BOTTLE"]

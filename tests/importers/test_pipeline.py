@@ -123,6 +123,8 @@ def test_a_file_undone_and_imported_again_goes_where_it_went(tmp_path: Path) -> 
         again = import_file(ledger, path)
         assert (again.accounts, again.added) == (["Joint Checking"], 5)
         assert ledger.scalar("SELECT COUNT(*) FROM accounts") == 1
+        assert again.warnings[0] == (f"this file went into Joint Checking when it was imported before (batch {first.batch_id}):"
+                                     " it goes there again (--account names another)")
 
 
 def test_undo_takes_back_the_accounts_and_balances_a_batch_set(tmp_path: Path) -> None:
@@ -1151,6 +1153,13 @@ def test_a_payment_to_a_card_ending_in_other_digits_is_not_this_cards_payment(tm
             import_file(ledger, path)
         linked = ledger.query("SELECT description FROM transactions WHERE transfer_id IS NOT NULL AND amount < 0")
         assert [r["description"] for r in linked] == ["Payment to Chase card ending in 5678 03/22"]
+
+
+def test_a_year_in_an_accounts_name_is_not_its_last_digits(tmp_path: Path) -> None:
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "fund.csv", "2025-03-10,Online Transfer from CHK ...1234,250.00\n"), account="House Fund 2026")
+        checking = import_file(ledger, write(tmp_path, "chk.csv", "2025-03-10,Online Transfer to SAV ...9012,-250.00\n"), account="Checking")
+        assert checking.transfers_linked == 1
 
 
 def test_topping_up_a_wallet_from_the_bank_is_a_transfer(tmp_path: Path) -> None:

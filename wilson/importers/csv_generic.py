@@ -585,12 +585,16 @@ class _Conversion:
         return keep or texts
 
     def _unnamed_text(self) -> list[int]:
-        """No column is named as a description: the wordiest column no role took, said in a warning
-        (`Merchant Info`), rather than rows with no text at all."""
+        """No column is named as a description: of the columns no role took, the one with the most
+        different words (shops, not their few cities or tags), said in a warning, rather than rows
+        with no text at all."""
         taken = {*self.layout.dates, *self.layout.single.values()}
-        letters = {i: sum(ch.isalpha() for cell in column[:200] for ch in cell) for i, column in enumerate(self.columns) if i not in taken}
-        best = max(letters, key=letters.__getitem__, default=None)
-        if best is None or not letters[best]:
+        worded = {
+            i: len({cell for cell in column[:200] if any(map(str.isalpha, cell))})
+            for i, column in enumerate(self.columns) if i not in taken
+        }
+        best = max(worded, key=worded.__getitem__, default=None)
+        if best is None or not worded[best]:
             return []
         self.warnings.append(f"no column is named as the description: {_name(self.names, best)!r} is read as it")
         return [best]

@@ -178,6 +178,8 @@ def layout_from_header(cells: list[str]) -> Layout:
     if "currency" in single and "original_amount" in single and "original_currency" not in single and "amount" in single \
             and header_currency(cells[single["amount"]]):
         single["original_currency"] = single.pop("currency")  # Up: `Total (AUD)`, and `Currency` of the purchase
+    if "account" in single and payees and normalise_header(cells[single["account"]]) == "bank account":
+        del single["account"]  # a payments list's `Payee Name,Sort Code,Bank Account`: the payee's (Westpac's own names none)
     if "account" in layout.single:
         layout.account_is_name = normalise_header(cells[layout.single["account"]]) in _NAME_ACCOUNT_ROLES
     return layout

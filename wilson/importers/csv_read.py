@@ -82,7 +82,10 @@ def _stray_quotes_undone(
     redone: dict[int, list[list[str]]] = {}
     for i in spanning:
         inner = physical[lines[i] - 1 : ends[i] - 1]
-        again = [next(csv.reader([line], delimiter=delimiter, quoting=csv.QUOTE_NONE), []) for line in inner]
+        again = [  # a line whose quotes pair up is quoted as any other; the stray quote's own is text
+            next(csv.reader([line], delimiter=delimiter, quoting=csv.QUOTE_NONE if line.count('"') % 2 else csv.QUOTE_MINIMAL), [])
+            for line in inner
+        ]
         if any(len(cells) == width and digit_shape(cells[0]) == shape for cells in again[1:]):
             redone[i] = again
     if not redone:

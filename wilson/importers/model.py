@@ -261,6 +261,9 @@ _MONTH_DATE = (  # Nationwide's `2024-Feb-01 10-35-48`, `01FEV2024`, `Jan 1`, `f
 # 2000 to 2039 written yymmdd, and maybe a time (ABN AMRO's `TXT240131003548`); any other six digits
 # are an account's.
 _YYMMDD = rf"[0-3]\d{_MM}{_DD}"
+# A year a download is dated in, written after its day and month (`23112026`): eight digits that
+# end in another are an account's (a UK account number `30061988`).
+_DOWNLOAD_YEAR = r"20[0-3]\d"
 _HHMMSS = r"(?:[01]\d|2[0-3])[0-5]\d[0-5]\d"
 # Words between the two dates of a range (`2026-04-01_to_2026-05-23`, `01ENE al 31ENE`).
 _RANGE_WORDS = ("to", "till", "until", "bis", "tot", "au", "al", "hasta", "até")
@@ -270,7 +273,7 @@ _FILE_NAME_NOISE = (
     _MONTH_DATE + rf"(?: (?:{'|'.join(_RANGE_WORDS)})\b)?"
     + rf"|\b(?:{_YEAR} ?{_MM} ?{_DD}(?: ?(?:[01]\d|2[0-3]) ?[0-5]\d(?: ?[0-5]\d)?(?! ?\d{{2}}))?"  # dates, a time after one
     rf"|\d{{1,2}} \d{{1,2}} \d{{2,4}}{_SPACED_TIME}"  # `01_04_2024_10_11_12`
-    rf"|{_DD} ?{_MM} ?{_YEAR}|{_MM} ?{_DD} ?{_YEAR}"  # Westpac's and ICICI's `23112026`, `23-11-2026`
+    rf"|{_DD} ?{_MM} ?{_DOWNLOAD_YEAR}|{_MM} ?{_DD} ?{_DOWNLOAD_YEAR}"  # Westpac's and ICICI's `23112026`, `23-11-2026`
     rf"|{_YEAR} ?{_MM}|{_YYMMDD}(?:{_HHMMSS})?|{_YEAR})\b"  # months, yymmdd stamps, years
     rf"|\b(?:{_YEAR} ?)?(?:q[1-4]|[1-4]q)(?:{_YEAR_AFTER})?\b"  # quarters: `2024_Q1`, `Q1-24`, `1Q2024`
     r"|\b(?:en|de|fr|es|it|nl|pt|pl|sv|da|nb) (?:gb|us|ie|au|nz|ca|de|at|ch|fr|be|es|it|nl|pt|pl|se|dk|no)\b"  # `en-gb`
@@ -322,4 +325,4 @@ def name_from_file(source: str) -> str:
 # A date, and maybe a time, glued to a word: a calendar date, so a card number such as `20001234` stays.
 # Six digits glued to a word are more likely an account's (`Konto100512`) than a date: only a whole
 # yymmddhhmmss stamp leaves.
-_GLUED_DATE = re.compile(rf"(?<=[^\W\d_])(?=(?:{_YEAR}{_MM}{_DD}(?:\d{{4}}|\d{{6}})?|{_YYMMDD}{_HHMMSS}|{_DD} ?{_MM} ?{_YEAR})\b)")
+_GLUED_DATE = re.compile(rf"(?<=[^\W\d_])(?=(?:{_YEAR}{_MM}{_DD}(?:\d{{4}}|\d{{6}})?|{_YYMMDD}{_HHMMSS}|{_DD} ?{_MM} ?{_DOWNLOAD_YEAR})\b)")

@@ -249,17 +249,16 @@ def _format_read_before(ledger: Ledger, result: ParseResult) -> str | None:
     return row["format"] if row and row["format"] in format_names() else None
 
 
-def _account_before(ledger: Ledger, file_hash: str, file_name: str) -> str | None:
+def _account_before(ledger: Ledger, file_hash: str, file_name: str) -> dict | None:
     """The account this very file (its name and bytes: two accounts' one-row downloads may hold the
     same bytes) went into when it was imported before, undone since or not, so undoing it and
     importing it again gives back the ledger there was, whatever accounts the ledger has gained
     since and whatever `--account` named it then."""
-    row = ledger.query_one(
-        "SELECT a.name FROM import_batches b JOIN accounts a ON a.id = b.account_id WHERE b.file_hash = ? AND b.file_name = ?"
+    return ledger.query_one(
+        "SELECT b.id, a.name FROM import_batches b JOIN accounts a ON a.id = b.account_id WHERE b.file_hash = ? AND b.file_name = ?"
         " ORDER BY b.id DESC LIMIT 1",
         (file_hash, file_name),
     )
-    return row["name"] if row else None
 
 
 def _imported_elsewhere(ledger: Ledger, file_hash: str, account_ids: set[int]) -> list[str]:
@@ -347,7 +346,11 @@ def _resolve_accounts(
     if named and len(keys) > 1:
         raise ImportRefused(source, f"the file holds {len(keys)} accounts; --account can only name one (leave it out)")
     if not named and len(keys) == 1:
-        named = _account_before(ledger, result.file_hash, _storable(Path(source).name))
+        before = _account_before(ledger, result.file_hash, _storable(Path(source).name))
+        if before:
+            named = before["name"]
+            warnings.append(f"this file went into {named} when it was imported before (batch {before['id']}): it goes there again"
+                            " (--account names another)")
     resolved = {}
     for parsed in result.accounts:
         if parsed.key not in keys:

@@ -85,7 +85,7 @@ def link_transfers(ledger: Ledger, batch_id: int, rows: NewRows) -> int:
     said = partial(_said, hinted, transfer_category)
     accounts = ledger.query("SELECT id, name, number FROM accounts")
     names = {row["id"]: row["name"].casefold() for row in accounts}
-    endings = {row["id"]: _last_digits(row["number"] or row["name"]) for row in accounts}
+    endings = {row["id"]: _last_digits(row["number"], row["name"]) for row in accounts}
     # The rows on these dates are read as plain tuples and only the few that may be legs in full:
     # another big account's rows are all on them.
     cursor = conn.cursor()
@@ -179,9 +179,10 @@ def _could_be_legs(row: dict, other: dict, target: str | None, other_target: str
 _ENDING_IN = re.compile(r"(?:ending(?: in)?|\.{2,}|…|x{2,}|\*{2,})\s*(\d{4})\b", re.IGNORECASE)
 
 
-def _last_digits(text: str | None) -> str | None:
-    """An account's last four digits, from its number or a name that ends in them (`Chase Card …5678`)."""
-    found = re.search(r"(\d{4})\D*$", text or "")
+def _last_digits(number: str | None, name: str) -> str | None:
+    """An account's last four digits: its number's, or those its name marks as such (`Chase Card
+    …5678`; not the year of `House Fund 2026`)."""
+    found = re.search(r"(\d{4})\D*$", number) if number else _ENDING_IN.search(name)
     return found[1] if found else None
 
 
