@@ -37,6 +37,7 @@ from wilson.importers.model import (
 from wilson.money import exponent, guess_decimal_separator
 
 MAX_ROW_CHARS = 64 * 1024
+_DATE_SHAPE = re.compile(r"\d{1,4}([./-])\d{1,2}\1\d{1,4}")  # `23.11.2026`, `2026-11-23`: no amount
 MAX_DESCRIPTION_CHARS = 4 * 1024
 
 CARD_POSITIVE_SHARE = 0.5  # of a file's rows at least this many positive before its payments are checked (refunds are negative too)
@@ -210,6 +211,7 @@ class _Conversion:
         if layout_for is layout_from_header:
             self._merge_second_header()
             self._currencies_named_as_dates()
+            self._value_dates()
             self._purchase_currencies()
             self._references_in_words()
             self._years_from_value_dates()
@@ -251,6 +253,16 @@ class _Conversion:
             if cells and all(map(currency_code, cells)):
                 self.layout.dates.remove(index)
                 self.layout.single.setdefault("currency", index)
+
+    def _value_dates(self) -> None:
+        """An amount column of dates beside credit and debit columns is a date column: PostFinance's
+        `Value` is the value date; elsewhere `Value` is the signed amount."""
+        single = self.layout.single
+        if not {"amount", "debit", "credit"} <= single.keys():
+            return
+        cells = [cell.strip() for cell in self._column(single["amount"], 200) if cell.strip()]
+        if cells and all(map(_DATE_SHAPE.fullmatch, cells)):
+            self.layout.dates.append(single.pop("amount"))
 
     def _purchase_currencies(self) -> None:
         """A currency column of several currencies beside an original amount that has none of its

@@ -171,8 +171,6 @@ def layout_from_header(cells: list[str]) -> Layout:
     layout.booked_on_first_date = len(dates) > 1 and min(dates)[0] == 0
     layout.texts, layout.payees = payees + texts, payees
     layout.single = single = {role: index for role, (_, index) in best.items()}
-    if {"amount", "debit", "credit"} <= single.keys() and normalise_header(cells[single["amount"]]) in _VALUE_DATES:
-        layout.dates.append(single.pop("amount"))  # PostFinance's `Value` beside its credit and debit columns: the value date
     if "fee" in single and "amount" in single and normalise_header(cells[single["amount"]]) in _NET_AMOUNTS:
         del single["fee"]  # PayPal's `Net` is the amount after its `Fee` already
     if "currency" in single and "original_amount" in single and "original_currency" not in single and "amount" in single \
@@ -185,7 +183,6 @@ def layout_from_header(cells: list[str]) -> Layout:
     return layout
 
 
-_VALUE_DATES = frozenset(("value", "valeur"))
 _NET_AMOUNTS = frozenset(("net", "net amount", "transaction net amount", "netto", "neto", "liquido"))
 
 
