@@ -438,3 +438,9 @@ def test_a_week_of_ambiguous_dates_is_read_as_days_in_a_row_unless_payees_recur(
 def test_a_monthly_transfer_with_its_own_confirmation_numbers_still_recurs() -> None:
     rows = "".join(f"D0{month}/05/2025\nT500.00\nPOnline Transfer from CHK ...1234 transaction#: 2345678{month}012\n^\n" for month in range(1, 7))
     assert [t.posted for t in QIF.parse("!Type:Bank\n" + rows, "savings.qif").transactions] == [date(2025, m, 5) for m in range(1, 7)]
+
+
+def test_a_last_record_without_its_caret_is_read_and_said() -> None:
+    result = QIF.parse("!Type:Bank\nD03/01/2025\nT-1.00\nPCOFFEE\n^\nD03/02/2025\nT-2.00\nPTEA\n", "cut.qif")
+    assert [t.amount for t in result.transactions] == [-100, -200]
+    assert result.warnings == ["line 6: the file's last record has no closing ^ (truncated file?); it was read"]

@@ -183,6 +183,8 @@ class _QifParser:
             if self.cut_short and section in _SECTION_TYPES and not _complete(record):
                 self.result.errors.append(RowError(record.line, "the file ends inside this record (truncated file?)"))
             else:
+                if section in _SECTION_TYPES:  # every writer ends a record with `^`: the file may have lost its last lines
+                    self.result.warnings.append(f"line {record.line}: the file's last record has no closing ^ (truncated file?); it was read")
                 self.record(section, record)
         self.name_unnamed_sections()
         self.result.accounts = list(self.accounts.values())
