@@ -1541,3 +1541,12 @@ def test_the_unnamed_column_of_most_different_words_is_the_description() -> None
     result = parse_text("Date,Amount,Shop,City\n2025-03-01,-18.20,UBER,SAN FRANCISCO CA USA\n"
                         "2025-03-01,-9.10,LYFT,SAN FRANCISCO CA USA\n2025-03-02,-5.75,BLUE BOTTLE,SAN FRANCISCO CA USA\n")
     assert [t.description for t in result.transactions] == ["UBER", "LYFT", "BLUE BOTTLE"]
+
+
+def test_an_amount_named_in_a_currency_is_the_accounts_in_either_order_unless_every_row_says_another() -> None:
+    named_first = parse_text("Date,Description,Amount (EUR),Amount,Currency\n03/01/2025,HOTEL LONDON,-117.40,-100.00,GBP\n"
+                             "03/02/2025,CAFE PARIS,-4.50,-4.50,EUR\n")
+    assert [(t.amount, t.original_amount, t.original_currency) for t in named_first.transactions][0] == (-11740, -10000, "GBP")
+    shown = parse_text("Date,Description,Amount,Currency,Amount (USD)\n03/01/2025,REWE BERLIN,-50.00,EUR,-54.10\n"
+                       "03/02/2025,GEHALT,3000.00,EUR,3246.00\n")
+    assert shown.accounts[0].currency == "EUR" and [t.amount for t in shown.transactions] == [-5000, 300000]

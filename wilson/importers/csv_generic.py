@@ -212,6 +212,7 @@ class _Conversion:
             self._merge_second_header()
             self._currencies_named_as_dates()
             self._value_dates()
+            self._amount_in_one_currency()
             self._purchase_currencies()
             self._references_in_words()
             self._years_from_value_dates()
@@ -263,6 +264,22 @@ class _Conversion:
         cells = [cell.strip() for cell in self._column(single["amount"], 200) if cell.strip()]
         if cells and all(map(_DATE_SHAPE.fullmatch, cells)):
             self.layout.dates.append(single.pop("amount"))
+
+    def _amount_in_one_currency(self) -> None:
+        """`Amount;Currency;Amount (USD)` whose Currency says one other currency on every row (EUR,
+        salary and all): the plain amount is the account's, and the named one a conversion for
+        show, not what moved."""
+        single = self.layout.single
+        currency_i = single.get("original_currency", single.get("currency"))
+        if "original_amount" not in single or "amount" not in single or currency_i is None:
+            return
+        named = header_currency(self.header[single["amount"]])
+        cells = self.columns[currency_i][:1000]
+        codes = set(map(currency_cell, cells))  # None for a blank cell: N26 names only a purchase abroad's
+        if named and len(codes) == 1 and None not in codes and named not in codes and not header_currency(self.header[single["original_amount"]]):
+            single["amount"] = single.pop("original_amount")
+            single.pop("original_currency", None)
+            single["currency"] = currency_i
 
     def _purchase_currencies(self) -> None:
         """A currency column of several currencies beside an original amount that has none of its

@@ -160,11 +160,15 @@ def layout_from_header(cells: list[str]) -> Layout:
                 role = "amount_alt"  # RBC: `CAD$` and `USD$`, each row filled in one of them
             elif role == "amount" and index and "foreign" in normalise_header(cells[index - 1]).split():
                 role = "original_amount"  # Deutsche Bank's card: `Foreign currency;Amount;…;Amount;Currency`
-            elif role == "amount" and "amount" in best and "original_amount" not in best and header_currency(cell) \
-                    and not header_currency(cells[best["amount"][1]]):
-                # `Amount;…;Amount in EUR` (ING's `Bedrag in EUR`): the one in a currency is what the
-                # account moved, the other what was paid in the row's own currency.
-                best["original_amount"] = best.pop("amount")
+            elif role == "amount" and "amount" in best and "original_amount" not in best \
+                    and bool(header_currency(cell)) != bool(header_currency(cells[best["amount"][1]])):
+                # `Amount;…;Amount in EUR` (ING's `Bedrag in EUR`), in either order: the one in a
+                # currency is what the account moved, the other what was paid in the row's own currency
+                # (unless every row is in one other currency: see `csv_generic._amount_in_one_currency`).
+                if header_currency(cell):
+                    best["original_amount"] = best.pop("amount")
+                else:
+                    role = "original_amount"
             if role not in best or prio < best[role][0]:
                 best[role] = (prio, index)
     layout.dates = [i for _, i in sorted(dates)]
