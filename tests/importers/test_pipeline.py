@@ -123,8 +123,20 @@ def test_a_file_undone_and_imported_again_goes_where_it_went(tmp_path: Path) -> 
         again = import_file(ledger, path)
         assert (again.accounts, again.added) == (["Joint Checking"], 5)
         assert ledger.scalar("SELECT COUNT(*) FROM accounts") == 1
-        assert again.warnings[0] == (f"this file went into Joint Checking when it was imported before (batch {first.batch_id}):"
+        assert again.warnings[0] == (f"this file went into Joint Checking when it was imported before (batch {first.batch_id}, undone):"
                                      " it goes there again (--account names another)")
+
+
+def test_a_file_naming_its_account_goes_by_it_after_a_wrong_account_was_undone(tmp_path: Path) -> None:
+    """Imported with the wrong --account and undone: imported again without it, a file whose name
+    gives its account's digits (Chase1234_…) goes by them, not back where --account sent it."""
+    header = "Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #,\n"
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "Chase9012_Activity_20250331.csv", "CREDIT,03/30/2025,INTEREST,0.52,ACH_CREDIT,500.52,,\n", header))
+        path = write(tmp_path, "Chase1234_Activity_20250131.csv", "DEBIT,01/20/2025,GROCER,-23.45,DEBIT_CARD,976.55,,\n", header)
+        wrong = import_file(ledger, path, account="Chase Checking …9012")
+        undo_batch(ledger, wrong.batch_id)
+        assert import_file(ledger, path).accounts == ["Chase Checking …1234"]
 
 
 def test_undo_takes_back_the_accounts_and_balances_a_batch_set(tmp_path: Path) -> None:

@@ -255,7 +255,7 @@ def _account_before(ledger: Ledger, file_hash: str, file_name: str) -> dict | No
     importing it again gives back the ledger there was, whatever accounts the ledger has gained
     since and whatever `--account` named it then."""
     return ledger.query_one(
-        "SELECT b.id, a.name FROM import_batches b JOIN accounts a ON a.id = b.account_id WHERE b.file_hash = ? AND b.file_name = ?"
+        "SELECT b.id, b.undone_at, a.name FROM import_batches b JOIN accounts a ON a.id = b.account_id WHERE b.file_hash = ? AND b.file_name = ?"
         " ORDER BY b.id DESC LIMIT 1",
         (file_hash, file_name),
     )
@@ -345,12 +345,15 @@ def _resolve_accounts(
     keys = _keys_in_order(result, rows)
     if named and len(keys) > 1:
         raise ImportRefused(source, f"the file holds {len(keys)} accounts; --account can only name one (leave it out)")
-    if not named and len(keys) == 1:
+    own = next((parsed for parsed in result.accounts if parsed.key in keys), None)
+    if not named and len(keys) == 1 and not (own and (own.number or re.search(rf"\d{{{LAST_DIGITS}}}", _account_name(own, source)))):
+        # (a file that names its account's number goes by it, even where an earlier `--account` sent it)
         before = _account_before(ledger, result.file_hash, _storable(Path(source).name))
         if before:
             named = before["name"]
-            warnings.append(f"this file went into {named} when it was imported before (batch {before['id']}): it goes there again"
-                            " (--account names another)")
+            if before["undone_at"]:  # a plain re-import goes there anyway, adding nothing
+                warnings.append(f"this file went into {named} when it was imported before (batch {before['id']}, undone):"
+                                " it goes there again (--account names another)")
     resolved = {}
     for parsed in result.accounts:
         if parsed.key not in keys:
