@@ -1878,6 +1878,20 @@ def test_a_renamed_download_sharing_a_row_or_two_goes_where_its_running_balance_
 
 
 
+def test_a_download_into_its_account_doubling_rows_a_renamed_one_put_elsewhere_says_so(tmp_path: Path) -> None:
+    """March's renamed download went in first and opened an account of its own; February's, by
+    its name into the account, adds the two rows they share again: the user is told where."""
+    header = "Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #,\n"
+    january = "DEBIT,01/20/2025,GROCER,-23.45,DEBIT_CARD,976.55,,\n"
+    shared = "CREDIT,02/28/2025,ACME PAYROLL,3412.55,ACH_CREDIT,4389.10,,\nDEBIT,02/25/2025,AMEX EPAYMENT,-886.78,ACH_DEBIT,976.55,,\n"
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "Chase1234_Activity_20250131.csv", january, header))
+        import_file(ledger, write(tmp_path, "export (3).csv", "DEBIT,03/05/2025,RENT,-2150.00,ACH_DEBIT,2239.10,,\n" + shared, header))
+        february = import_file(ledger, write(tmp_path, "Chase1234_Activity_20250228.csv", shared, header))
+        assert february.accounts == ["Chase Checking …1234"]
+        assert february.warnings[-1].startswith("2 of its rows in Chase Checking …1234 are in Chase Checking too (same day, amount and text)")
+
+
 def test_next_months_renamed_download_goes_where_its_running_balance_starts(tmp_path: Path) -> None:
     """No row shared, but the first row's balance before it is the account's balance at its last
     day: the next download of it, renamed; an opening balance of nothing says nothing."""
