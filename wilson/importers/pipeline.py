@@ -186,8 +186,8 @@ def _import_file(
             summary.warnings += _strangers(overlap, outcome.duplicates)
             if known and len(accounts) == 1 and not elsewhere:  # `--account` with a new name too: a typo for one the ledger has
                 opened = [a["id"] for a in changes.created]
-                summary.warnings += _repeated_elsewhere(ledger, outcome.batch_id, opened or [only_account], same_format=not opened) \
-                    if opened or outcome.added <= REPEATED_CHECK_MAX else []
+                if opened or outcome.added <= REPEATED_CHECK_MAX:
+                    summary.warnings += _repeated_elsewhere(ledger, outcome.batch_id, opened or [only_account], same_format=not opened)
             summary.warnings += _apply_balances(
                 ledger, balances, accounts | _idle_accounts(ledger, result, accounts, account), changes, not outcome.corrected
             )
@@ -348,8 +348,9 @@ def _resolve_accounts(
     if named and len(keys) > 1:
         raise ImportRefused(source, f"the file holds {len(keys)} accounts; --account can only name one (leave it out)")
     own = next((parsed for parsed in result.accounts if parsed.key in keys), None)
-    if not named and len(keys) == 1 and not (own and (own.number or re.search(rf"\d{{{LAST_DIGITS}}}", _account_name(own, source)))):
-        # (a file that names its account's number goes by it, even where an earlier `--account` sent it)
+    # A file that names its account's number goes by it, even where an earlier `--account` sent it.
+    numbered = own is not None and bool(own.number or re.search(rf"\d{{{LAST_DIGITS}}}", _account_name(own, source)))
+    if not named and len(keys) == 1 and not numbered:
         before = _account_before(ledger, result.file_hash, _storable(Path(source).name))
         if before:
             named = before["name"]
