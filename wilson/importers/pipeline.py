@@ -471,13 +471,8 @@ def _balance_continued(ledger: Ledger, rows: ParsedRows, currency: str | None) -
     """The one account whose known balance the file's running balance shows on that day, after a
     row they share, worded the same: a renamed download that overlaps its account by a row or two
     (too few for `_account_holding`) whose balances run on from the account's."""
-    if not rows.has("balance"):
-        return None
     balances: dict[tuple[str, int], list[int]] = {}  # (day, balance that day) -> accounts
-    for account in ledger.query(
-        "SELECT id, balance, balance_date FROM accounts WHERE balance IS NOT NULL AND (:currency IS NULL OR currency = :currency)",
-        {"currency": currency},
-    ):
+    for account in _known_balances(ledger, rows, currency):
         balances.setdefault((account["balance_date"], account["balance"]), []).append(account["id"])
     if not balances:  # most first imports: no account to continue
         return None
@@ -493,6 +488,17 @@ def _balance_continued(ledger: Ledger, rows: ParsedRows, currency: str | None) -
     return ledger.account_by_id(found[0]) if len(found) == 1 else None
 
 
+def _known_balances(ledger: Ledger, rows: ParsedRows, currency: str | None) -> list[dict]:
+    """The accounts (in the file's currency, if it states one) whose balance is known, for a file
+    whose running balance can say which of them it continues; none for a file without one."""
+    if not rows.has("balance"):
+        return []
+    return ledger.query(
+        "SELECT id, balance, balance_date FROM accounts WHERE balance IS NOT NULL AND (:currency IS NULL OR currency = :currency)",
+        {"currency": currency},
+    )
+
+
 RUNS_ON_DAYS = 45  # a file's first row at most this long after an account's known balance continues it
 
 
@@ -500,10 +506,7 @@ def _balance_runs_on(ledger: Ledger, rows: ParsedRows, currency: str | None) -> 
     """The one account whose known balance (not zero: any new account's) is where the file's
     running balance starts, on its first day or within weeks after: next month's download,
     renamed, that shares no row with the last one."""
-    accounts = ledger.query(
-        "SELECT id, balance, balance_date FROM accounts WHERE balance IS NOT NULL AND balance != 0 AND balance_date IS NOT NULL"
-        " AND (:currency IS NULL OR currency = :currency)", {"currency": currency},
-    ) if rows.has("balance") else []
+    accounts = [account for account in _known_balances(ledger, rows, currency) if account["balance"] and account["balance_date"]]
     booked = _booked(rows) if accounts else None  # most first imports: no account to run on from
     if not booked:
         return None
