@@ -444,3 +444,23 @@ def test_a_last_record_without_its_caret_is_read_and_said() -> None:
     result = QIF.parse("!Type:Bank\nD03/01/2025\nT-1.00\nPCOFFEE\n^\nD03/02/2025\nT-2.00\nPTEA\n", "cut.qif")
     assert [t.amount for t in result.transactions] == [-100, -200]
     assert result.warnings == ["line 6: the file's last record has no closing ^ (truncated file?); it was read"]
+
+
+def test_a_card_file_signed_from_the_issuers_side_is_read_the_other_way_round() -> None:
+    """Charges positive and the payment negative: the issuer's side. Quicken's own register (charges
+    negative, payment positive) and a month of only refunds stay as written."""
+    issuer = ("D03/04/2025\nT23.45\nPUBER TRIP\n^\nD03/10/2025\nT-500.00\nPPAYMENT RECEIVED - THANK YOU\n^\n"
+              "D03/12/2025\nT99.00\nSDining\n$60.00\nSTravel\n$39.00\n^\nD03/13/2025\nT-5.00\nPREFUND NETFLIX\n^\n")
+    result = QIF.parse("!Type:CCard\n" + issuer, "visa.qif")
+    assert [t.amount for t in result.transactions] == [-2345, 50000, -9900, 500]
+    assert [s.amount for s in result.transactions[2].splits] == [-6000, -3900]
+    assert result.warnings == [
+        "visa Credit Card: its payments are negative and its charges positive (the issuer's side): every amount is read the other way round"
+    ]
+    quicken = issuer.replace("T23.45", "T-23.45").replace("T-500.00", "T500.00").replace("T99.00", "T-99.00")
+    quicken = quicken.replace("$60.00", "$-60.00").replace("$39.00", "$-39.00").replace("T-5.00", "T5.00")
+    assert [t.amount for t in QIF.parse("!Type:CCard\n" + quicken, "visa.qif").transactions] == [-2345, 50000, -9900, 500]
+    refunds = "D03/04/2025\nT-23.45\nPREFUND\n^\nD03/10/2025\nT-500.00\nPAUTOPAY PAYMENT\n^\n"
+    assert [t.amount for t in QIF.parse("!Type:CCard\n" + refunds, "visa.qif").transactions] == [-2345, -50000]
+    bank = issuer.replace("SDining\n$60.00\nSTravel\n$39.00\n", "PDELTA\n")
+    assert [t.amount for t in QIF.parse("!Type:Bank\n" + bank, "chk.qif").transactions] == [2345, -50000, 9900, -500]

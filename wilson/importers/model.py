@@ -14,6 +14,8 @@ ACCOUNT_TYPES = ("checking", "savings", "credit_card", "cash", "loan", "investme
 # them); it leaves pending rows out by design, so it says nothing about which still pend; and its
 # rows' errors are the user's edits, never a sign that the file is another bank's.
 LEDGER_EXPORTS = ("wilson",)
+# The card's payment as its statement words it: money in for the holder, whichever way a file signs it.
+CARD_PAYMENT = re.compile(r"\bpayment\b.{0,20}\bthank|\bautopay\b|\bpayment received\b", re.I)
 
 
 @dataclass(slots=True)

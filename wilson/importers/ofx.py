@@ -19,7 +19,7 @@ from datetime import date
 from decimal import ROUND_HALF_EVEN, Decimal
 from functools import lru_cache
 
-from wilson.importers.model import ImportRefused, ParsedAccount, ParsedTransaction, ParseResult, RowError, lines_named, payee_of
+from wilson.importers.model import CARD_PAYMENT, ImportRefused, ParsedAccount, ParsedTransaction, ParseResult, RowError, lines_named, payee_of
 from wilson.money import AmountError, exponent, parse_amount, to_minor
 
 # A tag and the text after it; a `<` that starts no tag (`CAFE <3`) is text.
@@ -39,7 +39,6 @@ _OUTFLOW_TYPES = frozenset(("DEBIT", "CHECK", "FEE", "SRVCHG", "CASH", "DIRECTDE
 _EITHER_WAY_TYPES = frozenset(("ATM", "POS"))
 INVERTED_MIN = 3  # typed rows, every one signed against its type, before a statement is read the other way round
 _MONEY_IN_TEXT = re.compile(r"deposit|\bdep\b|refund|return|credit|reversal|rebate", re.I)
-_CARD_PAYMENT = re.compile(r"\bpayment\b.{0,20}\bthank|\bautopay\b|\bpayment received\b", re.I)
 _UNDONE_TEXT = re.compile(r"reversal|reversed|refund|rebate", re.I)  # money back, whatever the row's type
 # A `CHECK` row that says it was paid in (`REMOTE ONLINE DEPOSIT`, `MOBILE CHECK DEPOSIT`); a check
 # written for a `SECURITY DEPOSIT` is money out.
@@ -462,7 +461,7 @@ class _OfxParser:
             return  # rows all typed alike, and no other row signed the other way: nothing says the signs are the bank's
         # A card's short month will do when its negative CREDIT is the card's payment (`PAYMENT THANK YOU`).
         paid = account.type == "credit_card" and any(
-            kind in ("CREDIT", "PAYMENT") and row.amount < 0 and _CARD_PAYMENT.search(row.description) for row, kind in kinds
+            kind in ("CREDIT", "PAYMENT") and row.amount < 0 and CARD_PAYMENT.search(row.description) for row, kind in kinds
         )
         if len(typed) < (2 if paid else INVERTED_MIN) or any((row.amount < 0) == (kind == "DEBIT") for row, kind in typed):
             return

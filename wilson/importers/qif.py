@@ -15,7 +15,7 @@ from datetime import date
 from decimal import ROUND_HALF_EVEN, Decimal
 
 from wilson.importers.dates import COMPACT, D_MON_Y, DMY, MON_D_Y, infer_date_format
-from wilson.importers.model import ParsedAccount, ParsedSplit, ParsedTransaction, ParseResult, RowError, name_from_file, payee_of
+from wilson.importers.model import CARD_PAYMENT, ParsedAccount, ParsedSplit, ParsedTransaction, ParseResult, RowError, name_from_file, payee_of
 from wilson.money import AmountError, format_minor, guess_decimal_separator, parse_amount, to_minor
 
 # Section kinds that hold cash transactions, and the account type each implies.
@@ -187,8 +187,30 @@ class _QifParser:
                     self.result.warnings.append(f"line {record.line}: the file's last record has no closing ^ (truncated file?); it was read")
                 self.record(section, record)
         self.name_unnamed_sections()
+        for account in self.accounts.values():
+            if account.type == "credit_card":
+                self.sign_issuer_side(account)
         self.result.accounts = list(self.accounts.values())
         return self.result
+
+    def sign_issuer_side(self, account: ParsedAccount) -> None:
+        """A card section that writes its payments (`PAYMENT RECEIVED - THANK YOU`) negative and
+        most other rows positive is signed from the issuer's side, as some banks' card downloads
+        are: charges positive. Quicken's own card register writes charges negative and payments
+        positive. Read the other way round, as the card CSV and OFX readers do, and say so."""
+        rows = [row for row in self.result.transactions if row.account_key == account.key]
+        paid = [CARD_PAYMENT.search(row.description) is not None for row in rows]
+        payments = [row.amount for row, is_payment in zip(rows, paid) if is_payment]
+        others = [row.amount for row, is_payment in zip(rows, paid) if not is_payment]
+        if not payments or max(payments) >= 0 or sum(a > 0 for a in others) <= sum(a < 0 for a in others):
+            return
+        for row in rows:
+            row.amount = -row.amount
+            for split in row.splits:
+                split.amount = -split.amount
+        self.result.warnings.append(
+            f"{account.name or 'the card'}: its payments are negative and its charges positive (the issuer's side): every amount is read the other way round"
+        )
 
     def name_unnamed_sections(self) -> None:
         """A card or cash section no `!Account` block (or opening balance) names is its own account,
