@@ -57,7 +57,8 @@ def test_search_index_rebuilt_without_sizes_on_upgrade(monkeypatch: pytest.Monke
         _add_coffee(ledger)
     monkeypatch.setattr(ledger_db, "migration_files", lambda: real)
     with Ledger() as ledger:
-        assert "columnsize=0" in ledger.scalar("SELECT sql FROM sqlite_master WHERE name = 'transactions_fts'")
+        fts = ledger.scalar("SELECT sql FROM sqlite_master WHERE name = 'transactions_fts'")
+        assert "columnsize=0" in fts and "separators '0123456789'" in fts
         hit = "SELECT COUNT(*) FROM transactions_fts WHERE transactions_fts MATCH ?"
         assert ledger.scalar(hit, ("bottle",)) == 1
         ledger.delete_transactions([1])

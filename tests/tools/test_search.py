@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 
 from tests.tools.ledger_fixture import INJECTION, hard_books  # noqa: F401  (fixture)
-from wilson.tools.scope import fts_query
+from wilson.tools.scope import text_terms
 
 
 def amounts(result: dict) -> list[str]:
@@ -75,8 +75,22 @@ def test_the_sql_text_row_is_found_as_plain_words(hard_books):
     assert result["count"] == 1 and result["transactions"][0]["description"] == INJECTION
 
 
-def test_fts_query_quotes_every_word():
-    assert fts_query('a "b" NEAR* c') == '"a"* "b"* "NEAR"* "c"*'
+def test_text_terms_quote_every_words_letters_and_keep_the_words_with_digits():
+    assert text_terms('a "b" NEAR* c') == ('"a"* "b"* "NEAR"* "c"*', ())
+    assert text_terms("check #1043") == ('"check"*', ("1043",))
+    assert text_terms("7-Eleven 7eleven") == ('"Eleven"* "eleven"*', ("7", "7eleven"))
+
+
+def test_numbers_in_descriptions_are_found_though_the_index_leaves_digits_out(hard_books):
+    hard_books.add("Checking", "2025-06-09", "-120.00", "CHECK 1043")
+    hard_books.add("Checking", "2025-06-09", "-20.00", "DEBIT CARD PURCHASE 7ELEVEN 31043 REF 99887766")
+    hard_books.add("Checking", "2025-06-10", "-45.00", "CHECK 2210")
+    assert hard_books.run("search_transactions", query="check 1043")["count"] == 1
+    assert hard_books.run("search_transactions", query="1043")["count"] == 2  # inside `31043` too
+    assert hard_books.run("search_transactions", query="7eleven")["transactions"][0]["amount"] == "-20.00"
+    assert hard_books.run("search_transactions", query="99887766")["count"] == 1
+    assert hard_books.run("search_transactions", query="check 2210")["count"] == 1
+    assert hard_books.run("search_transactions", query="1043")["sum"] == {"USD": "-140.00"}
 
 
 @pytest.mark.parametrize("args, message", [

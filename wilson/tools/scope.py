@@ -27,6 +27,7 @@ from wilson.tools.common import FLOW_SQL, Period, add_months, month_end, month_s
 from wilson.tools.registry import ToolError
 
 _WORD_RE = re.compile(r"\w+")
+_DIGITS_RE = re.compile(r"\d+")
 
 # The raw-row expression and the aggregate column for each grouping key.
 _KEYS = {
@@ -37,8 +38,9 @@ _KEYS = {
 }
 
 
-def fts_query(text: str) -> str:
-    """User text as a safe FTS5 expression: each word a quoted prefix term, all required.
+def text_terms(text: str) -> tuple[str | None, tuple[str, ...]]:
+    """User text as a safe FTS5 expression, each word's letters a quoted prefix term, all required;
+    and the words that hold digits, which the index leaves out (db/013) and rows must contain.
 
     Only runs of letters and digits survive, so quotes, `*`, `NEAR`, `OR`, column filters and SQL
     punctuation can neither break the MATCH syntax nor change its meaning.
@@ -46,7 +48,9 @@ def fts_query(text: str) -> str:
     words = _WORD_RE.findall(text)
     if not words:
         raise ToolError(f"query {text!r} has no words to search for")
-    return " ".join(f'"{word}"*' for word in words)
+    letters = [run for word in words for run in _DIGITS_RE.split(word) if run]
+    numbered = tuple(dict.fromkeys(word for word in words if _DIGITS_RE.search(word)))
+    return (" ".join(f'"{run}"*' for run in letters) or None), numbered
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,7 @@ class Scope:
     uncategorized_only: bool = False
     include_pending: bool = False
     match: str | None = None
+    numbered: tuple[str, ...] = ()  # words holding digits, found by substring (see `text_terms`)
     # (currency, lowest magnitude, highest magnitude) in minor units; None leaves a side open.
     amount_ranges: tuple[tuple[str, int | None, int | None], ...] = ()
     filters: dict = field(default_factory=dict, compare=False)
@@ -64,7 +69,7 @@ class Scope:
     @property
     def row_level_only(self) -> bool:
         """Filters the monthly aggregate cannot answer."""
-        return bool(self.match or self.amount_ranges or self.include_pending)
+        return bool(self.match or self.numbered or self.amount_ranges or self.include_pending)
 
     def source(self) -> str:
         """FROM clause for `where(joined=True)`: with words, drive from the FTS hits into a covering
@@ -91,6 +96,9 @@ class Scope:
             clauses.append("transactions_fts MATCH ?" if joined else
                            "t.id IN (SELECT rowid FROM transactions_fts WHERE transactions_fts MATCH ?)")
             params.append(self.match)
+        for word in self.numbered:
+            clauses.append("(instr(lower(t.description), lower(?)) OR instr(lower(IFNULL(t.payee, '')), lower(?)))")
+            params += [word, word]
         if self.amount_ranges:
             options = []
             for currency, low, high in self.amount_ranges:
@@ -141,13 +149,15 @@ def build_scope(
         "uncategorized_only": uncategorized_only,
         "include_pending": include_pending,
     }
+    match, numbered = text_terms(filters["query"]) if filters["query"] else (None, ())
     return Scope(
         period=span,
         account_ids=(account_row["id"],) if account_row else (),
         category_ids=tuple(ledger.category_with_children(category_row["id"])) if category_row else (),
         uncategorized_only=uncategorized_only,
         include_pending=include_pending,
-        match=fts_query(query) if filters["query"] else None,
+        match=match,
+        numbered=numbered,
         amount_ranges=ranges,
         filters={k: v for k, v in filters.items() if v not in (None, False)},
     )
