@@ -120,6 +120,8 @@ def _signed_original(found: tuple[int, str] | None, amount: int, currency: str) 
 
 
 _CHASE_FILE = re.compile(r"Chase(\d{4})_Activity", re.IGNORECASE)
+_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+_BOFA_CARD_FILE = re.compile(rf"(?:{_MONTHS})\d{{4}}_(\d{{4}})\b", re.IGNORECASE)  # `February2025_1234.csv`
 _WELLS_FARGO_FILE = re.compile(r"(Checking|Savings|CreditCard)(\d+)\b", re.IGNORECASE)  # `Checking1.csv`, `CreditCard3.csv`
 _PRODUCT_TYPES = {"checking": "checking", "savings": "savings", "creditcard": "credit_card"}
 
@@ -212,7 +214,10 @@ FORMATS = [
             ("Date", "Description", "Amount", "Extended Details", "Appears On Your Statement As", "Address", "City/State", "Zip Code", "Country", "Reference", "Category"),
             ("Date", "Description", "Card Member", "Account #", "Amount"),  # in the US and the UK (--currency GBP)
         ),
-        {"Date": "date", "Description": "text", "Amount": "amount", "Extended Details": "notes", "Reference": "bank_id", "Category": "category"},
+        {
+            "Date": "date", "Description": "text", "Amount": "amount", "Extended Details": "notes", "Reference": "bank_id",
+            "Category": "category", "Account #": "account_number",
+        },
         _card("Amex", "American Express"),
         negate=True,
         day_first=None,  # US exports write 08/29/2025, UK ones 15/01/2026
@@ -240,6 +245,7 @@ FORMATS = [
         {"Posted Date": "date", "Payee": "text", "Address": "text", "Amount": "amount", "Reference Number": "bank_id"},
         _card("Bank of America Card", "Bank of America"),
         home_currency="USD",
+        file_digits=_BOFA_CARD_FILE,
     ),
     Dialect(
         "capital_one",
@@ -247,6 +253,7 @@ FORMATS = [
         {
             "Posted Date": "date", "Transaction Date": "date", "Description": "text", "Category": "category",
             "Debit": "debit", "Credit": "credit", "Status": "status",  # a later layout adds Status (Pending)
+            "Card No.": "account_number",
         },
         _card("Capital One Card", "Capital One"),
         home_currency="USD",
