@@ -1698,6 +1698,11 @@ def test_next_month_of_a_card_that_writes_charges_positive_is_read_as_charges(tm
             "02/01/2024,ACME PAYROLL,2500.00\n02/15/2024,ACME PAYROLL,2500.00\n03/01/2024,ACME PAYROLL,2500.00\n"
         )))
         assert summary.accounts != savings.accounts and savings.format == "generic_csv"
+        (tmp_path / "bank").mkdir()
+        bank = import_file(ledger, write(tmp_path / "bank", "activity.csv", (  # another bank's file of the same name
+            "03/25/2024,PAYROLL ACME CORP,2345.67\n03/26/2024,STARBUCKS STORE 05421,-5.75\n03/28/2024,RENT PAYMENT,-1200.00\n"
+        )))
+        assert bank.format == "generic_csv" and [r["amount"] for r in rows(ledger, "posted >= '2024-03-25'")] == [234567, -575, -120000]
         assert [r["amount"] for r in rows(ledger, "description = 'ACME PAYROLL'")] == [250000] * 3
 
 
