@@ -127,8 +127,9 @@ _SUMMARY_LINE = re.compile(
     rf"(?:{_SUMMARY.pattern})(?:\s+(?:as\s+(?:of|at)|on|per|vom|am|au|al|du|del|zum))?[\s:]*(?:\d{{1,4}}[./-]\d{{1,2}}[./-]\d{{1,4}})?\.?\s*",
     re.I,
 )
-# Either, in one C-level pass over a column of 100k distinct descriptions.
-_SUMMARY_OR_TOTAL = re.compile(rf"(?:{_SUMMARY.pattern})|(?:{_TOTAL_TEXT.pattern})\Z", re.I)
+# Either, in one C-level pass over a column of 100k distinct descriptions, lowercased first: the
+# pattern matches its alternatives letter by letter, twice as fast as re.I folding each letter.
+_SUMMARY_OR_TOTAL = re.compile(rf"(?:{_SUMMARY.pattern})|(?:{_TOTAL_TEXT.pattern})\Z")
 UNPOSTED_DAYS = 10  # a card purchase posts within days
 _SWISS_GROUPING = re.compile(r"\d['’]\d{3}(?!\d)")
 _LAKH = re.compile(r"(?<![\d,])\d{1,2},\d\d,\d{3}(?:\.\d\d)?(?!\d)")
@@ -1018,7 +1019,8 @@ class _Conversion:
             suspects.update(i for i, status in enumerate(statuses) if status != "booked")
         if None in posted:
             suspects.update(i for i, day in enumerate(posted) if day is None)
-        summaries = set(filter(_SUMMARY_OR_TOTAL.match, set(descriptions)))
+        distinct = list(set(descriptions))
+        summaries = set(compress(distinct, map(_SUMMARY_OR_TOTAL.match, map(str.lower, distinct))))
         if summaries:
             suspects.update(i for i, text in enumerate(descriptions) if text in summaries)
         # A last row with a date and money and nothing else, under rows that all have text, is the
