@@ -298,3 +298,32 @@ def test_a_pair_written_money_in_first_is_told_by_its_running_balance() -> None:
         "01/03/2025,AMAZON.CA,56.78,,1056.78\n01/10/2025,PAYMENT - THANK YOU,,500.00,556.78\n01/14/2025,UBER,23.40,,580.18\n", "td.csv"
     )
     assert [t.amount for t in card.transactions] == [-5678, 50000, -2340]
+
+
+@pytest.mark.parametrize(("cells", "separator"), [
+    (("45.20 DR", "3,210.00 CR", "0.05 DR"), "."),
+    (("\u221245.20", "3210.00", "\u22120.05"), "."),
+    (("$-45.20", "$3210.00", "$-0.05"), "."),
+    (("-45,20 EUR", "3.210,00 EUR", "-0,05 EUR"), ","),
+    (("€-45,20", "€3.210,00", "€-0,05"), ","),
+])
+def test_amounts_written_with_marks_beside_a_running_balance_are_the_amounts(tmp_path: Path, cells: tuple[str, ...], separator: str) -> None:
+    """A `DR`/`CR` mark, a Unicode minus, a sign after the currency's symbol or a code after the
+    number: the amount column all the same, not the balance beside it."""
+    balances = ("4954.80", "8164.80", "8164.75") if separator == "." else ("4954,80", "8164,80", "8164,75")
+    delimiter = "," if separator == "." else ";"
+    lines = [
+        delimiter.join((day, text, f'"{amount}"', f'"{balance}"'))
+        for day, text, amount, balance in zip(("2026-10-02", "2026-10-05", "2026-10-07"), ("REWE MARKT", "ACME SALARY", "BANK FEE"), cells, balances)
+    ]
+    path = tmp_path / "headerless.csv"
+    path.write_text("\n".join(lines) + "\n")
+    result = parse_file(path)
+    assert [t.amount for t in result.transactions] == [-4520, 321000, -5]
+    assert [t.balance for t in result.transactions] == [495480, 816480, 816475]
+
+
+def test_letters_beside_digits_are_money_only_when_they_are_a_currency_code(tmp_path: Path) -> None:
+    path = tmp_path / "refs.csv"
+    path.write_text("2025-03-01,REF 48213,SHOP A,-12.50\n2025-03-02,REF 48214,SHOP B,-3.10\n2025-03-03,REF 48215,SHOP C,250.00\n")
+    assert [t.amount for t in parse_file(path).transactions] == [-1250, -310, 25000]

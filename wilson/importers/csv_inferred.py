@@ -30,8 +30,16 @@ TYPE_REPEATS = 2  # a type column's values recur: it holds at most one distinct 
 # Digits grouped by one mark throughout (`2 150,00`, `1.234.567`, NBSP in French exports), or not at
 # all: `2025 150` is two numbers, not one.
 _DIGITS = r"(?:\d+|\d{1,3}(?P<mark>[.,' \u00a0\u202f\u2009])\d{3}(?:(?P=mark)\d{3})*)"
-_MONEY = re.compile(rf"\(?[-+]?\s*[$€£]?\s*{_DIGITS}(?:[.,]\d{{1,3}})?\)?-?")
-_DECIMALS = re.compile(r"[.,]\d\d\)?-?$")
+# A sign (U+2212 too) before or after a symbol or currency code on either side (`$-45.20`,
+# `-45,20 EUR`, `45,20 €`), and a `DR`/`CR` mark after (`45.20 DR`): how banks write amounts.
+_SIGN = r"[-+\u2212]"
+_MARK = r"(?:[$€£¥]|[A-Z]{3})"
+_MONEY = re.compile(
+    rf"\(?{_SIGN}?\s*(?:{_MARK}\s*)?{_SIGN}?\s*{_DIGITS}(?:[.,]\d{{1,3}})?\s*(?:{_MARK}\s*)?\)?-?(?:\s*[DdCc][Rr])?"
+)
+_CODE = re.compile(r"[A-Z]{3}")
+_DECIMALS = re.compile(r"[.,]\d\d(?!\d)")
+_SIGNED = re.compile(rf"^\(|^{_SIGN}|{_SIGN}\s*\d|-$|\s[DdCc][Rr]$")
 _LETTERS = re.compile(r"[^\W\d_]")
 
 
@@ -115,7 +123,7 @@ def _header_line(rows: list[tuple[int, list[str]]], roles: dict[int, str]) -> in
     dates = [i for i, role in roles.items() if role == "date"]
     money = [i for i, role in roles.items() if role in MONEY_ROLES]
     column = infer_date_format([values[dates[0]] for _, values in rows])
-    if column.parse(cells[dates[0]]) is None and not any(_MONEY.fullmatch(cells[i]) for i in money):
+    if column.parse(cells[dates[0]]) is None and not any(_money(cells[i]) for i in money):
         return line
     return None
 
@@ -135,7 +143,7 @@ def _roles(columns: list[list[str]], names: list[str] | None) -> tuple[dict[int,
             continue
         if _mostly(_dates_read(cells), len(cells)):
             roles[i] = "date"
-        elif _mostly(map(_MONEY.fullmatch, filled), len(filled)):
+        elif _mostly(map(_money, filled), len(filled)):
             (money if any(map(_DECIMALS.search, filled)) or (priced and any(map(_signed, filled))) else whole).append(i)
         elif _mostly((c.lower() in DIRECTION_WORDS for c in cells), len(cells)) and set(filled) - {"-"}:
             roles[i] = "direction"  # a column of lone dashes is a placeholder (Scotiabank's), not a flag
@@ -196,8 +204,13 @@ def _recurring(cells: list[str]) -> bool:
 
 
 def _signed(cell: str) -> bool:
-    """A sign or parentheses, which amounts carry and ids and counts never do."""
-    return cell.startswith(("-", "+", "(")) or cell.endswith("-")
+    """A sign, parentheses or a `DR`/`CR` mark, which amounts carry and ids and counts never do."""
+    return _SIGNED.search(cell) is not None
+
+
+def _money(cell: str) -> bool:
+    """Whether a cell reads as an amount; letters beside it must be a currency's code (`REF 1234` is not money)."""
+    return _MONEY.fullmatch(cell) is not None and all(map(currency_code, _CODE.findall(cell)))
 
 
 def _whole_money(columns: list[list[str]], whole: list[int]) -> tuple[dict[int, str], str] | None:
