@@ -771,7 +771,7 @@ def test_hungarian_headers() -> None:
 
 def test_a_guessed_day_month_order_is_a_warning() -> None:
     result = parse_text("Date,Description,Amount\n06/12/2021,X,-1.00\n06/12/2021,Y,-2.00\n")
-    assert result.warnings == ["every date fits both day/month orders and nothing in the file decides: read as month/day"]
+    assert result.warnings == ["every date fits both day/month orders and no day over 12 decides: read as month/day"]
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ from datetime import date
 
 import pytest
 
+from wilson.importers import dates
 from wilson.importers.dates import infer_date_format
 
 
@@ -89,6 +90,29 @@ def test_a_column_only_the_hint_decides_is_marked_guessed() -> None:
     assert not infer_date_format(["05/05/2021"]).guessed  # both orders agree
     assert not infer_date_format(["04/03/2024", "01/03/2024"]).guessed  # the short stretch decides
     assert not infer_date_format(["13/03/2024"]).guessed  # a day over 12 decides
+    assert infer_date_format(["01/03/2025", "02/03/2025", "03/03/2025"], recurring=True).guessed  # likelier monthly, not sure
+
+
+def test_the_monthly_reading_needs_each_recurring_payee_paid_monthly() -> None:
+    """Two shops taking turns on `01/11` … `04/11` are four days of November, not each shop paid
+    every other month; one subscription on the same dates is paid monthly."""
+    values = ["01/11/2025", "02/11/2025", "03/11/2025", "04/11/2025"]
+    turns = list(zip(values, ["TFL", "PRET", "TFL", "PRET"]))
+    assert infer_date_format(values, recurring=True, charges=lambda: turns).parse(values[1]) == date(2025, 11, 2)
+    monthly = [(value, "NETFLIX") for value in values]
+    assert infer_date_format(values, recurring=True, charges=lambda: monthly).parse(values[1]) == date(2025, 2, 11)
+
+
+def test_a_reading_that_dates_rows_after_today_loses(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Today(date):
+        @classmethod
+        def today(cls) -> date:
+            return date(2026, 11, 23)
+
+    monkeypatch.setattr(dates, "date", Today)
+    values = ["01/11/2026", "01/12/2026"]  # the 1st of November and of December, or the 11th and 12th of January
+    column = infer_date_format(values, day_first=True)
+    assert column.parse(values[1]) == date(2026, 1, 12) and not column.guessed
 
 
 def test_spreadsheet_day_numbers_are_read_only_in_a_column_named_a_date() -> None:

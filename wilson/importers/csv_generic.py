@@ -656,7 +656,10 @@ class _Conversion:
         descriptions = self._descriptions(texts)
         recurring = len(set(descriptions)) * 2 <= len(descriptions)  # the same payees month after month
         known = options.day_first is not None  # a bank's own order, not a guess from the file
-        date_cols = [(i, infer_date_format(distinct_dates[i], day_first, recurring, known, named=True)) for i in layout.dates]
+        date_cols = [
+            (i, infer_date_format(distinct_dates[i], day_first, recurring, known, named=True, charges=partial(zip, self.columns[i], descriptions)))
+            for i in layout.dates
+        ]
         if any(column.format is DAY_NUMBER for _, column in date_cols):
             self.warnings.append("the dates are spreadsheet day numbers (45658 is 2025-01-01): read as such")
         columns, count = self.columns, self.count
@@ -693,7 +696,7 @@ class _Conversion:
             result.format = CARD_CSV  # what it was read as: a re-import, forced to it, reads the same
         if date_cols and date_cols[0][1].guessed:
             order = "day/month" if date_cols[0][1].format is DMY else "month/day"
-            result.warnings.append(f"every date fits both day/month orders and nothing in the file decides: read as {order}")
+            result.warnings.append(f"every date fits both day/month orders and no day over 12 decides: read as {order}")
         statuses = self._statuses(single.get("status"), single.get("planned"))
         if "hold" in single and None in parsed["amount"]:
             statuses = self._holds(parsed["amount"], money(columns[single["hold"]], seps["hold"]), statuses)

@@ -120,8 +120,12 @@ class DateColumn:
             return value
 
 
+FUTURE_GRACE_DAYS = 7  # an export lists nothing dated later than this after the day it is read (scheduled payments)
+
+
 def infer_date_format(
-    values: Iterable[str], day_first: bool = False, recurring: bool = True, known: bool = False, named: bool = False
+    values: Iterable[str], day_first: bool = False, recurring: bool = True, known: bool = False, named: bool = False,
+    charges: Callable[[], Iterable[tuple[str, str]]] | None = None,
 ) -> DateColumn:
     """The format that reads the most distinct values; when every value fits both day/month orders,
     the reading that keeps the file in date order over a short stretch, else the hinted order.
@@ -130,8 +134,9 @@ def infer_date_format(
     headers, a currency outside North America), or with `known` the order the bank always writes
     (Chase's month first): then two rows on `01/04` and `02/04` are January and February, not
     two days in April; `recurring` whether its rows repeat the same payees, as a subscription's
-    monthly charges do; `named` when the column's header says it holds dates, so a column of
-    nothing but spreadsheet day numbers is read as those.
+    monthly charges do, and `charges` each row's (date value, payee), asked for only then; `named`
+    when the column's header says it holds dates, so a column of nothing but spreadsheet day
+    numbers is read as those.
     """
     ordered = [v for v in dict.fromkeys(v.strip() for v in values) if v]
     distinct = set(ordered)
@@ -152,10 +157,11 @@ def infer_date_format(
             other_dates = {v: other.parse(v) for v in ordered}
             if other_dates == best_dates or known:  # `05/05/2021`: both orders agree
                 return DateColumn(best, best_dates)
-            weight = _weigh([other_dates[v] for v in ordered], [best_dates[v] for v in ordered], recurring) if len(ordered) > 1 else 0
+            monthly = recurring and _paid_monthly(best_dates, charges)
+            weight, sure = _weigh([other_dates[v] for v in ordered], [best_dates[v] for v in ordered], monthly) if len(ordered) > 1 else (0, False)
             if weight > 0:
                 best, best_dates = other, other_dates
-            return DateColumn(best, best_dates, guessed=weight == 0)
+            return DateColumn(best, best_dates, guessed=not sure)
     if not best_count and named and distinct:
         numbered = {v: DAY_NUMBER.parse(v) for v in distinct}
         if None not in numbered.values():
@@ -163,24 +169,48 @@ def infer_date_format(
     return DateColumn(best, best_dates)
 
 
-def _weigh(other: list[date], hinted: list[date], recurring: bool) -> int:
-    """For an all-ambiguous column: 1 when the unhinted reading is the likelier, -1 when the hinted
-    one is, 0 when nothing in the dates decides (the hint then does, as a guess).
+def _paid_monthly(reading: dict[str, date], charges: Callable[[], Iterable[tuple[str, str]]] | None) -> bool:
+    """Whether every payee that recurs does so once a month in `reading`, as a subscription's
+    charges do (two shops taking turns over four days are not each paid every other month)."""
+    if charges is None:
+        return True
+    days_by_payee: dict[str, set[date]] = {}
+    for value, payee in charges():
+        day = reading.get(value.strip())
+        if day is not None:
+            days_by_payee.setdefault(payee, set()).add(day)
+    return all(_consecutive_months(sorted(days)) for days in days_by_payee.values() if len(days) > 1)
 
-    A reading in date order beats one that is not; of two in order, one over a far shorter stretch
-    wins (`04/03, 01/03`: 3 days, not 3 months). A hinted reading that is one day of each month in
-    a row stays when the rows recur (a subscription's charges), though the other reads as days in a row.
+
+def _consecutive_months(days: list[date]) -> bool:
+    """One day of each month in a row: `2025-01-03, 2025-02-03, 2025-03-03`."""
+    return len({d.day for d in days}) == 1 and all((b.year - a.year) * 12 + b.month - a.month == 1 for a, b in zip(days, days[1:]))
+
+
+def _weigh(other: list[date], hinted: list[date], monthly: bool) -> tuple[int, bool]:
+    """For an all-ambiguous column: 1 when the unhinted reading is the likelier, -1 when the hinted
+    one is, 0 when nothing in the dates decides (the hint then does); and whether the dates
+    decided for sure, or only made one reading likelier (the summary then says it was a guess).
+
+    A reading that dates rows after the day they can have been exported loses; one in date order
+    beats one that is not; of two in order, one over a far shorter stretch wins (`04/03, 01/03`: 3
+    days, not 3 months). A hinted reading that is one day of each month in a row stays when the
+    payees recur monthly (a subscription's charges), though the other reads as days in a row:
+    likelier, not sure.
     """
+    horizon = date.today() + timedelta(days=FUTURE_GRACE_DAYS)
+    ahead = max(other) > horizon, max(hinted) > horizon
+    if ahead[0] != ahead[1]:
+        return (-1 if ahead[0] else 1), True
     in_order = _in_order(other), _in_order(hinted)
     if in_order[0] != in_order[1]:
-        return 1 if in_order[0] else -1
+        return (1 if in_order[0] else -1), True
     days = sorted(set(hinted))
-    if recurring and len({d.day for d in days}) == 1 and all(
-        (b.year - a.year) * 12 + b.month - a.month == 1 for a, b in zip(days, days[1:])
-    ):
-        return -1
+    if monthly and _consecutive_months(days):
+        return -1, False
     spans = (max(other) - min(other)).days, (days[-1] - days[0]).days
-    return 1 if spans[0] * 4 < spans[1] else -1 if spans[1] * 4 < spans[0] else 0
+    weight = 1 if spans[0] * 4 < spans[1] else -1 if spans[1] * 4 < spans[0] else 0
+    return weight, weight != 0
 
 
 def _in_order(days: list[date]) -> bool:

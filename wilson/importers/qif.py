@@ -70,24 +70,32 @@ def _date_order(lines: list[str]) -> str:
     """`MDY` or `DMY`: the file's `!Option`, else what its dates show, read as a CSV date column is
     (a day over 12; else the order that keeps them close and in sequence, unless the rows repeat
     their payees month after month), else by separator (Quicken writes month first)."""
-    dates, payees, dots = [], [], 0
+    dates, payees, charges, dots = [], [], [], 0
+    day = payee = None
     for line in lines:
         upper = line.strip().upper()
         if upper in ("!OPTION:MDY", "!OPTION:DMY"):
             return upper[-3:]
         if line.startswith("P"):
-            payees.append(_LETTERS.sub("", upper[1:]))  # a transfer's own confirmation number says nothing
+            payee = _LETTERS.sub("", upper[1:])  # a transfer's own confirmation number says nothing
+            payees.append(payee)
+        elif line.startswith("^"):
+            if day is not None and payee is not None:
+                charges.append((day, payee))
+            day = payee = None
         if not line.startswith("D"):
             continue
         m = _DATE.fullmatch(line[1:].strip())
         if not m or len(m[1]) == 4:
             continue
-        dates.append(f"{m[1]}/{m[3]}/{_year(m)}")
+        day = f"{m[1]}/{m[3]}/{_year(m)}"
+        dates.append(day)
         dots += m[2] == "."
     if not dates:
         return "MDY"
     recurring = len(set(payees)) * 2 <= len(payees)  # a subscription's charges on one day of each month
-    return "DMY" if infer_date_format(dates, day_first=bool(dots), recurring=recurring).format is DMY else "MDY"
+    column = infer_date_format(dates, day_first=bool(dots), recurring=recurring, charges=lambda: charges)
+    return "DMY" if column.format is DMY else "MDY"
 
 
 _LETTERS = re.compile(r"[\W\d_]+")  # what is not a letter
