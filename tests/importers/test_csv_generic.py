@@ -743,6 +743,15 @@ def test_indian_headers_and_weekday_dates() -> None:
     assert [t.posted for t in weekdays.transactions] == [date(2025, 1, 5), date(2025, 1, 6)]
 
 
+def test_a_dated_total_word_that_adds_nothing_up_is_a_purchase() -> None:
+    """`TOTAL` is how TotalEnergies' stations appear on card statements: a row of its own unless its
+    amount adds up the rows beside it."""
+    result = parse_text("Date,Description,Amount\n2026-10-02,REWE Markt,-45.20\n2026-10-03,Netflix.com,-12.00\n"
+                        "2026-10-05,TOTAL,-56.00\n2026-10-07,Shell,-15.75\n2026-10-07,TOTAL,-128.95\n")
+    assert [t.amount for t in result.transactions] == [-4520, -1200, -5600, -1575]
+    assert result.warnings[:1] == ["line 6: skipped 'TOTAL' (a totals line)"]
+
+
 def test_more_totals_card_payments_and_currency_hints() -> None:
     daily = parse("written/t08_subtotal_per_day.csv")  # a dated `Daily total` row
     assert [t.amount for t in daily.transactions] == [-4500, -500, 150000]

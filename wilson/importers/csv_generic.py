@@ -55,6 +55,29 @@ CARD_PAYMENT_WORDS = re.compile(
     r"betaling ontvangen|pagamento ricevuto|zahlung.{0,3}danke|danke f(?:ü|ue)r ihre zahlung",
     re.I,
 )
+def _adds_up(amounts: list, posted: list, totals: list[int], i: int) -> bool:
+    """Whether dated row i, whose text is a total word (`TOTAL`, `Daily total`), is a totals line:
+    it has no amount of its own, or its amount adds up the rows between it and the totals line
+    (`totals`: the rows whose text is one) or the file's end before or after it: all of them,
+    that day's, or their debits or credits alone. Otherwise it is a purchase: `TOTAL` is how TotalEnergies' stations
+    appear on card statements."""
+    amount = amounts[i]
+    if amount.__class__ is not int:
+        return True
+    start = max((j + 1 for j in totals if j < i), default=0)
+    end = min((j for j in totals if j > i), default=len(amounts))
+    spans = {range(start, i), range(i + 1, end)}
+    spans |= {range(i)} if i == totals[-1] else set()  # the file's total at its end, or at its top
+    spans |= {range(i + 1, len(amounts))} if i == totals[0] else set()
+    for rows in spans:
+        money = [(amounts[j], posted[j]) for j in rows if amounts[j].__class__ is int]
+        sums = {sum(a for a, _ in money), sum(a for a, day in money if day == posted[i]),
+                sum(a for a, _ in money if a < 0), sum(a for a, _ in money if a > 0)}
+        if money and (amount in sums or -amount in sums):
+            return True
+    return False
+
+
 def _unexplained(amounts: list, descriptions: list[str]) -> bool:
     """Whether few of the rows of money in read as money coming in (deposits, pay, interest)."""
     inflows = [text for a, text in zip(amounts[:2000], descriptions) if a.__class__ is int and a > 0]
@@ -1043,6 +1066,7 @@ class _Conversion:
             return range(self.count)
         amount_name = _name(names, self.money_cols[0] if self.money_cols else None)
         dropped: set[int] = set()
+        totals = [i for i in sorted(suspects) if _TOTAL_TEXT.fullmatch(descriptions[i])]
         for i in sorted(suspects):
             line, description = lines[i], descriptions[i]
             status = statuses[i] if statuses is not None else "booked"
@@ -1062,7 +1086,7 @@ class _Conversion:
                 self.balance_rows.append(i)
                 if amounts[i] is not None:  # money where a transaction's goes: say it was left out
                     result.warnings.append(f"line {line}: skipped {description[:60]!r} (a balance line)")
-            elif _TOTAL_TEXT.fullmatch(description):
+            elif i in totals and _adds_up(amounts, posted, totals, i):
                 result.warnings.append(f"line {line}: skipped {description[:60]!r} (a totals line)")
             elif i == closing:
                 result.warnings.append(f"line {line}: skipped a closing balance line (a date and an amount, no text)")
