@@ -31,11 +31,11 @@ TYPE_REPEATS = 2  # a type column's values recur: it holds at most one distinct 
 # all: `2025 150` is two numbers, not one.
 _DIGITS = r"(?:\d+|\d{1,3}(?P<mark>[.,' \u00a0\u202f\u2009])\d{3}(?:(?P=mark)\d{3})*)"
 # A sign (U+2212 too) before or after a symbol or currency code on either side (`$-45.20`,
-# `-45,20 EUR`, `45,20 €`), and a `DR`/`CR` mark after (`45.20 DR`): how banks write amounts.
+# `-45,20 EUR`, `45,20- €`), and a `DR`/`CR` mark after (`45.20 DR`): how banks write amounts.
 _SIGN = r"[-+\u2212]"
 _MARK = r"(?:[$€£¥]|[A-Z]{3})"
 _MONEY = re.compile(
-    rf"\(?{_SIGN}?\s*(?:{_MARK}\s*)?{_SIGN}?\s*{_DIGITS}(?:[.,]\d{{1,3}})?\s*(?:{_MARK}\s*)?\)?-?(?:\s*[DdCc][Rr])?"
+    rf"\(?{_SIGN}?\s*(?:{_MARK}\s*)?{_SIGN}?\s*{_DIGITS}(?:[.,]\d{{1,3}})?-?\s*(?:{_MARK}\s*)?\)?-?(?:\s*[DdCc][Rr])?"
 )
 _CODE = re.compile(r"[A-Z]{3}")
 _DECIMALS = re.compile(r"[.,]\d\d(?!\d)")
