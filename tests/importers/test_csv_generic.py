@@ -743,6 +743,12 @@ def test_indian_headers_and_weekday_dates() -> None:
     assert [t.posted for t in weekdays.transactions] == [date(2025, 1, 5), date(2025, 1, 6)]
 
 
+def test_apostrophes_group_francs_unless_the_amounts_are_in_dollars() -> None:
+    assert parse_text("Date,Description,Amount\n2026-10-02,SHOP,-45.20\n2026-10-05,PAY,3'210.00\n").accounts[0].currency == "CHF"
+    dollars = parse_text("Date,Description,Amount\n2026-10-02,SHOP,-$45.20\n2026-10-05,PAY,$3'210.00\n")
+    assert dollars.accounts[0].currency == "USD" and [t.amount for t in dollars.transactions] == [-4520, 321000]
+
+
 def test_a_dated_total_word_that_adds_nothing_up_is_a_purchase() -> None:
     """`TOTAL` is how TotalEnergies' stations appear on card statements: a row of its own unless its
     amount adds up the rows beside it."""

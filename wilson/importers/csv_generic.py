@@ -598,9 +598,9 @@ class _Conversion:
         self.currency_guessed = True
         implied = next(filter(None, map(language_currency, self.header)), None)
         sample = [v for role in MONEY_ROLES for v in self._column(single.get(role), 50)]
-        if not implied and any(_SWISS_GROUPING.search(v) for v in sample):
-            return "CHF"  # `1'234.50`: grouping by apostrophes is Swiss (and Liechtenstein's)
         dollars = any("$" in v for v in sample)
+        if not implied and not dollars and any(_SWISS_GROUPING.search(v) for v in sample):
+            return "CHF"  # `1'234.50`: grouping by apostrophes is Swiss (and Liechtenstein's); `$3'210.00` is dollars
         return implied or ("EUR" if european and not dollars else "USD")  # `$1,234.50` under Spanish headers: no euros
 
     def _direction_column(self) -> int | None:
