@@ -743,6 +743,11 @@ def test_indian_headers_and_weekday_dates() -> None:
     assert [t.posted for t in weekdays.transactions] == [date(2025, 1, 5), date(2025, 1, 6)]
 
 
+def test_a_quoted_field_after_a_comma_and_a_space() -> None:
+    result = parse_text('Date, Description, Amount\n2026-10-02, "REWE Markt, Filiale 12", -45.20\n2026-10-03, Netflix.com, -12.00\n')
+    assert [(t.description, t.amount) for t in result.transactions] == [("REWE Markt, Filiale 12", -4520), ("Netflix.com", -1200)]
+
+
 def test_apostrophes_group_francs_unless_the_amounts_are_in_dollars() -> None:
     assert parse_text("Date,Description,Amount\n2026-10-02,SHOP,-45.20\n2026-10-05,PAY,3'210.00\n").accounts[0].currency == "CHF"
     dollars = parse_text("Date,Description,Amount\n2026-10-02,SHOP,-$45.20\n2026-10-05,PAY,$3'210.00\n")

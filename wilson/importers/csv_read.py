@@ -1,5 +1,9 @@
 """CSV text to cells: records with the line each starts on, or whole columns in one split.
 
+A quote after a delimiter and spaces opens a quoted field (`2026-10-02, "REWE, Filiale 12", -45.20`,
+as hand-written and some exporters' files have it); the spaces before a field count for nothing,
+here or in the cells' readers, which strip them.
+
 Which row is the header and what each column means is the business of `csv_layout` and `csv_generic`;
 this module only turns text into cells, the csv module's way, as fast as the file allows.
 """
@@ -36,7 +40,7 @@ def read_records(text: str, delimiter: str) -> tuple[Sequence[int], list[list[st
     csv.field_size_limit(max(csv.field_size_limit(), MAX_FILE_FIELD))
     errors: list[RowError] = []
     try:
-        records = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
+        records = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, skipinitialspace=True))
     except csv.Error:
         records = None
     lines: Sequence[int]
@@ -45,7 +49,7 @@ def read_records(text: str, delimiter: str) -> tuple[Sequence[int], list[list[st
         lines = range(1, len(records) + 1)  # one record per line (no quoted line breaks)
     else:
         lines, records = [], []
-        reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, skipinitialspace=True)
         start = 1
         try:
             for cells in reader:
@@ -83,7 +87,9 @@ def _stray_quotes_undone(
     for i in spanning:
         inner = physical[lines[i] - 1 : ends[i] - 1]
         again = [  # a line whose quotes pair up is quoted as any other; the stray quote's own is text
-            next(csv.reader([line], delimiter=delimiter, quoting=csv.QUOTE_NONE if line.count('"') % 2 else csv.QUOTE_MINIMAL), [])
+            next(csv.reader(
+                [line], delimiter=delimiter, skipinitialspace=True, quoting=csv.QUOTE_NONE if line.count('"') % 2 else csv.QUOTE_MINIMAL
+            ), [])
             for line in inner
         ]
         if any(len(cells) == width and digit_shape(cells[0]) == shape for cells in again[1:]):
@@ -188,7 +194,7 @@ def _blank_quoted_lines(body: str, delimiter: str) -> tuple[str, dict[int, list[
         if lines[i].count('"') % 2:
             return None
         try:
-            cells = next(csv.reader([lines[i]], delimiter=delimiter))
+            cells = next(csv.reader([lines[i]], delimiter=delimiter, skipinitialspace=True))
         except csv.Error:
             return None
         quoted[i] = cells
@@ -205,7 +211,7 @@ def _ends_inside_quotes(text: str, line: int, delimiter: str) -> bool:
     if tail.count('"') % 2 == 0:
         return False
     try:
-        list(csv.reader(io.StringIO(tail, newline=""), delimiter=delimiter, strict=True))
+        list(csv.reader(io.StringIO(tail, newline=""), delimiter=delimiter, skipinitialspace=True, strict=True))
     except csv.Error:
         return True
     return False
