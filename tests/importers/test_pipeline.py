@@ -165,6 +165,20 @@ def test_undo_takes_back_the_accounts_and_balances_a_batch_set(tmp_path: Path) -
         assert ledger.query_one("SELECT balance, balance_date FROM accounts") == {"balance": 9500, "balance_date": "2025-03-31"}
 
 
+def test_undo_leaves_out_a_running_balance_that_ran_through_the_rows_it_took(tmp_path: Path) -> None:
+    """March, then April twice (the second adding nothing): undoing the first April import takes
+    April's rows, and the balance the re-import stated ran through them."""
+    header = "Date,Description,Amount,Balance\n"
+    march = write(tmp_path, "march.csv", header + "2025-03-03,SHOP,-10.00,90.00\n2025-03-20,PAY,100.00,190.00\n")
+    april = write(tmp_path, "april.csv", header + "2025-04-02,SHOP,-5.00,185.00\n2025-04-15,RENT,-85.00,100.00\n")
+    with Ledger() as ledger:
+        import_file(ledger, march, account="Checking")
+        first = import_file(ledger, april, account="Checking")
+        assert import_file(ledger, april, account="Checking").added == 0
+        undo_batch(ledger, first.batch_id)
+        assert ledger.query_one("SELECT balance, balance_date FROM accounts") == {"balance": 19000, "balance_date": "2025-03-20"}
+
+
 def test_undo_removes_an_imported_account_only_once_nothing_uses_it(tmp_path: Path) -> None:
     with Ledger() as ledger:
         ledger.create_account("Checking")

@@ -146,15 +146,23 @@ _DROP_UNUSED_CATEGORY = (
 
 def _newest_stated_balances(conn: sqlite3.Connection, account_ids: set[int]) -> None:
     """After an undo, each account whose balance it took back gets the newest balance a file still
-    imported stated (an older statement's, which the undone newer one had outdated)."""
+    imported stated (an older statement's, which the undone newer one had outdated). A running
+    balance dated after the account's last row left is left out: it ran through rows the undo took
+    away (a later re-import of the undone file found them there and added nothing of its own)."""
     if not account_ids:
         return
+    last_row = dict(conn.execute(
+        f"SELECT account_id, MAX(posted) FROM transactions WHERE pending = 0 AND account_id IN ({','.join('?' * len(account_ids))})"
+        " GROUP BY account_id", sorted(account_ids),
+    ).fetchall())
     newest: dict[int, list] = {}
     for (changes,) in conn.execute(
         "SELECT account_changes FROM import_batches WHERE undone_at IS NULL AND account_changes IS NOT NULL"
     ):
         for account_id, (amount, as_of, source) in json.loads(changes).get("stated", []):
-            if account_id in account_ids and (account_id not in newest or as_of >= newest[account_id][1]):
+            if account_id not in account_ids or (source == "running" and as_of > (last_row.get(account_id) or "")):
+                continue
+            if account_id not in newest or as_of >= newest[account_id][1]:
                 newest[account_id] = [amount, as_of, source]
     for account_id, (amount, as_of, source) in newest.items():
         conn.execute(
