@@ -225,6 +225,20 @@ def test_undoing_an_earlier_download_names_the_later_one_that_listed_its_days(tm
     assert later["covered_by"] == []  # batch 2's file did not list what the re-import added
 
 
+def test_undoing_a_file_of_several_accounts_names_the_later_one_that_listed_its_days(tmp_path: Path) -> None:
+    header = "Type,Product,Started Date,Completed Date,Description,Amount,Fee,Currency,State,Balance\n"
+
+    def row(day: str, text: str, amount: str, currency: str, balance: str) -> str:
+        return f"CARD_PAYMENT,Current,{day} 10:00:00,{day} 11:00:00,{text},{amount},0.00,{currency},COMPLETED,{balance}\n"
+
+    march = header + row("2025-03-03", "TESCO", "-10.00", "GBP", "90.00") + row("2025-03-20", "CAFE", "-5.00", "EUR", "45.00")
+    april = header + row("2025-03-03", "TESCO", "-10.00", "GBP", "90.00") + row("2025-04-02", "BOOTS", "-3.00", "GBP", "87.00")
+    with Ledger() as ledger:
+        first = import_file(ledger, write(tmp_path, "statement-march.csv", march, header=""))
+        assert import_file(ledger, write(tmp_path, "statement-april.csv", april, header="")).added == 1
+        assert [(b["batch_id"], b["rows"]) for b in undo_batch(ledger, first.batch_id).covered_by] == [(2, 1)]
+
+
 def test_dry_run_writes_nothing(tmp_path: Path) -> None:
     with Ledger() as ledger:
         summary = import_file(ledger, write(tmp_path, "a.csv", JAN_FEB), dry_run=True)

@@ -67,11 +67,18 @@ def undo_batch(ledger: Ledger, batch_id: int) -> Undone:
 # Per later import in force of the same account, how many of the batch's rows fall within the days
 # its file covered: those rows were most likely in that file too (it found them already there), so
 # undoing this batch takes away rows that importing that file again brings back. (An earlier file
-# covering a row's day did not list it, or this batch would not have added it.)
+# covering a row's day did not list it, or this batch would not have added it.) A file of several
+# accounts (Revolut's products) names none in its batch: its accounts are those it added rows to.
 _COVERED_BY_OTHERS = """
+WITH later(id, account_id) AS (
+    SELECT id, account_id FROM import_batches WHERE id > :batch AND undone_at IS NULL AND account_id IS NOT NULL
+    UNION
+    SELECT b.id, t.account_id FROM import_batches b JOIN transactions t ON t.batch_id = b.id
+    WHERE b.id > :batch AND b.undone_at IS NULL AND b.account_id IS NULL
+)
 SELECT b.id AS batch_id, b.file_name, COUNT(*) AS rows FROM transactions t
-JOIN import_batches b ON b.account_id = t.account_id AND t.posted BETWEEN b.first_date AND b.last_date
-WHERE t.batch_id = :batch AND t.pending = 0 AND b.id > :batch AND b.undone_at IS NULL
+JOIN later l ON l.account_id = t.account_id JOIN import_batches b ON b.id = l.id
+WHERE t.batch_id = :batch AND t.pending = 0 AND t.posted BETWEEN b.first_date AND b.last_date
 GROUP BY b.id ORDER BY b.id
 """
 
