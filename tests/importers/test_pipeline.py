@@ -232,11 +232,12 @@ def test_undoing_a_file_of_several_accounts_names_the_later_one_that_listed_its_
         return f"CARD_PAYMENT,Current,{day} 10:00:00,{day} 11:00:00,{text},{amount},0.00,{currency},COMPLETED,{balance}\n"
 
     march = header + row("2025-03-03", "TESCO", "-10.00", "GBP", "90.00") + row("2025-03-20", "CAFE", "-5.00", "EUR", "45.00")
-    april = header + row("2025-03-03", "TESCO", "-10.00", "GBP", "90.00") + row("2025-04-02", "BOOTS", "-3.00", "GBP", "87.00")
+    april = (header + row("2025-03-03", "TESCO", "-10.00", "GBP", "90.00") + row("2025-04-02", "BOOTS", "-3.00", "GBP", "87.00")
+             + row("2025-04-03", "CAFE", "-2.00", "EUR", "43.00"))
     with Ledger() as ledger:
         first = import_file(ledger, write(tmp_path, "statement-march.csv", march, header=""))
-        assert import_file(ledger, write(tmp_path, "statement-april.csv", april, header="")).added == 1
-        assert [(b["batch_id"], b["rows"]) for b in undo_batch(ledger, first.batch_id).covered_by] == [(2, 1)]
+        assert import_file(ledger, write(tmp_path, "statement-april.csv", april, header="")).added == 2
+        assert [(b["batch_id"], b["rows"]) for b in undo_batch(ledger, first.batch_id).covered_by] == [(2, 2)]
 
 
 def test_dry_run_writes_nothing(tmp_path: Path) -> None:
