@@ -1151,6 +1151,10 @@ def test_a_move_to_a_named_savings_pocket_is_a_transfer(tmp_path: Path) -> None:
                       "TRANSFER,Current,2025-01-14 07:00:00,2025-01-14 07:00:00,To EUR Savings,-50.00,0.00,EUR,COMPLETED,139.05\n", head)
     with Ledger() as ledger:
         assert import_file(ledger, statement).transfers_linked == 1
+    back = write(tmp_path, "back.csv", "TRANSFER,Savings,2025-01-20 07:00:00,2025-01-20 07:00:00,From GBP Current,100.00,0.00,GBP,COMPLETED,100.00\n"
+                 "TRANSFER,Current,2025-01-20 07:00:00,2025-01-20 07:00:00,To GBP Savings,-100.00,0.00,GBP,COMPLETED,411.77\n", head)
+    with Ledger() as ledger:  # the Savings leg names the current account it came from
+        assert import_file(ledger, back).transfers_linked == 1
 
 
 def test_a_worded_transfer_never_pairs_with_a_merchants_purchase_or_refund(tmp_path: Path) -> None:

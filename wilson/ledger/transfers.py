@@ -32,7 +32,7 @@ PLAIN_LEG = re.compile(
 )
 TRANSFER_WORDS = re.compile(
     r"transfer|xfer|trnsfr|\btfr\b|payment.{0,12}thank|autopay|auto pay|(?:online|mobile) (?:pmt|pymt)|\bpymt\b|card ?payment|"
-    r"crd (?:autopay|pmt)|epay|(?:to|from) (?:[\w-]+ ){0,3}(?:savings|checking|chequing|shares?)\b|pocket|vault|"
+    r"crd (?:autopay|pmt)|epay|(?:to|from) (?:[\w-]+ ){0,3}(?:savings|checking|chequing|current|shares?)\b|pocket|vault|"
     r"umbuchung|übertrag|uebertrag|virement|overboeking|payment received|bill ?pay|payment to .{0,20}card|credit ?card|"
     r"kartenabrechnung|ausgleich kreditkarte|"  # DKB's and comdirect's card settled from the Girokonto
     r"e-pay|card (?:online |mobile |internet |web )?(?:payment|pmt|pymt)|cardpmt|directpay|"
