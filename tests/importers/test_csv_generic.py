@@ -743,6 +743,15 @@ def test_indian_headers_and_weekday_dates() -> None:
     assert [t.posted for t in weekdays.transactions] == [date(2025, 1, 5), date(2025, 1, 6)]
 
 
+def test_ing_netherlands_balance_after_each_row() -> None:
+    result = parse_text(
+        '"Datum";"Naam / Omschrijving";"Rekening";"Tegenrekening";"Code";"Af Bij";"Bedrag (EUR)";"Mutatiesoort";"Mededelingen";"Saldo na mutatie";"Tag"\n'
+        '"20261002";"Albert Heijn 1234";"NL12INGB0001234567";"";"BA";"Af";"45,20";"Betaalautomaat";"Pasvolgnr:001";"4954,80";""\n'
+        '"20261005";"ACME BV";"NL12INGB0001234567";"NL98RABO0123456789";"OV";"Bij";"3210,00";"Overschrijving";"Salaris";"8164,80";""\n'
+    )
+    assert [(t.amount, t.balance) for t in result.transactions] == [(-4520, 495480), (321000, 816480)]
+
+
 def test_a_quoted_field_after_a_comma_and_a_space() -> None:
     result = parse_text('Date, Description, Amount\n2026-10-02, "REWE Markt, Filiale 12", -45.20\n2026-10-03, Netflix.com, -12.00\n')
     assert [(t.description, t.amount) for t in result.transactions] == [("REWE Markt, Filiale 12", -4520), ("Netflix.com", -1200)]

@@ -141,6 +141,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
     "balance": (
         "saldo", "kontostand", "solde", "egyenleg", "saldo nach buchung", "verfugbares guthaben", "saldo po operacji", "saldo do dia",
         "saldo po transakcji", "bokfort saldo", "guthaben", "saldos", "bakiye", "saldo na trn", "saldo contabilistico", "disponible",
+        "saldo na mutatie",  # ING Netherlands
     ),
     "currency": (
         "waehrung", "wahrung", "munt", "zahlungswahrung", "monn", "devise", "mena uctu", "mena", "tranzakcio devizaneme",
