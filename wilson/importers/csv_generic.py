@@ -55,12 +55,20 @@ CARD_PAYMENT_WORDS = re.compile(
     r"betaling ontvangen|pagamento ricevuto|zahlung.{0,3}danke|danke f(?:ü|ue)r ihre zahlung",
     re.I,
 )
+
+
+def _unexplained(amounts: list, descriptions: list[str]) -> bool:
+    """Whether few of the rows of money in read as money coming in (deposits, pay, interest)."""
+    inflows = [text for a, text in zip(amounts[:2000], descriptions) if a.__class__ is int and a > 0]
+    return sum(map(bool, per_distinct(_MONEY_IN.search, inflows))) * 2 < len(inflows)
+
+
 def _adds_up(amounts: list, posted: list, totals: list[int], i: int) -> bool:
     """Whether dated row i, whose text is a total word (`TOTAL`, `Daily total`), is a totals line:
     it has no amount of its own, or its amount adds up the rows between it and the totals line
     (`totals`: the rows whose text is one) or the file's end before or after it: all of them,
-    that day's, or their debits or credits alone. Otherwise it is a purchase: `TOTAL` is how TotalEnergies' stations
-    appear on card statements."""
+    that day's, or their debits or credits alone. Otherwise it is a purchase: `TOTAL` is how
+    TotalEnergies' stations appear on card statements."""
     amount = amounts[i]
     if amount.__class__ is not int:
         return True
@@ -76,12 +84,6 @@ def _adds_up(amounts: list, posted: list, totals: list[int], i: int) -> bool:
         if money and (amount in sums or -amount in sums):
             return True
     return False
-
-
-def _unexplained(amounts: list, descriptions: list[str]) -> bool:
-    """Whether few of the rows of money in read as money coming in (deposits, pay, interest)."""
-    inflows = [text for a, text in zip(amounts[:2000], descriptions) if a.__class__ is int and a > 0]
-    return sum(map(bool, per_distinct(_MONEY_IN.search, inflows))) * 2 < len(inflows)
 
 
 _PAYMENT_WORD = re.compile(r"\b(?:payment|pymt|pmt|paiement|pago|pagamento|zahlung|betaling)\b", re.I)
@@ -680,7 +682,9 @@ class _Conversion:
         recurring = len(set(descriptions)) * 2 <= len(descriptions)  # the same payees month after month
         known = options.day_first is not None  # a bank's own order, not a guess from the file
         date_cols = [
-            (i, infer_date_format(distinct_dates[i], day_first, recurring, known, named=True, charges=partial(zip, self.columns[i], descriptions)))
+            (i, infer_date_format(
+                distinct_dates[i], day_first, recurring, known, named=True, charges=partial(zip, self.columns[i], descriptions)
+            ))
             for i in layout.dates
         ]
         if any(column.format is DAY_NUMBER for _, column in date_cols):

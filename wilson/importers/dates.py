@@ -158,7 +158,8 @@ def infer_date_format(
             if other_dates == best_dates or known:  # `05/05/2021`: both orders agree
                 return DateColumn(best, best_dates)
             monthly = recurring and _paid_monthly(best_dates, charges)
-            weight, sure = _weigh([other_dates[v] for v in ordered], [best_dates[v] for v in ordered], monthly) if len(ordered) > 1 else (0, False)
+            readings = [other_dates[v] for v in ordered], [best_dates[v] for v in ordered]
+            weight, sure = _weigh(*readings, monthly) if len(ordered) > 1 else (0, False)
             if weight > 0:
                 best, best_dates = other, other_dates
             return DateColumn(best, best_dates, guessed=not sure)
