@@ -14,7 +14,8 @@ from wilson.tools.scope import Scope, build_scope, has_splits, postings
 @tool(
     description="""
     Find individual transactions. Filters combine: `query` (words matched against description and
-    payee, each word as a prefix: "starb" finds STARBUCKS), account, category (includes its
+    payee, each word as a prefix: "starb" finds STARBUCKS; one with digits anywhere in them: "1043"
+    finds CHECK 1043 and REF 910432), account, category (includes its
     subcategories), start_date/end_date, min_amount/max_amount (the size of the amount, ignoring
     its sign), uncategorized_only, include_pending (pending rows are left out unless asked).
     Returns the newest rows first (at most `limit`), plus `count` and `sum` per currency over ALL
