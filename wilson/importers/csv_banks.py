@@ -34,6 +34,7 @@ class Dialect:
     row_shape: re.Pattern[str] | None = field(default=None)  # for files without a header
     marker: str | None = None  # text the bank's rows carry, for a header another bank writes too
     file_digits: re.Pattern[str] | None = None  # the account's last digits in the bank's file names
+    head_digits: re.Pattern[str] | None = None  # or in a line above its header
     file_product: re.Pattern[str] | None = None  # the product and its number in the bank's file names
     edited: bool = False  # a file people edit in a spreadsheet: its columns in any order, saved with `;` or tabs
     home_currency: str | None = None  # a US bank's files state no currency: they are in dollars all the same
@@ -55,7 +56,7 @@ class Dialect:
         return _with_originals(result, read) if read else result
 
     def _read(self, text: str, source: str, currency: str | None) -> ParseResult:
-        options = Options(self.name, self._account_for(source), self.negate, self.day_first, currency or self.home_currency)
+        options = Options(self.name, self._account_for(source, text), self.negate, self.day_first, currency or self.home_currency)
         if self.row_shape is not None:
             return parse_table(text, source, ",", None, self._layout, options)
         found = self._find(head_of(text))
@@ -63,12 +64,17 @@ class Dialect:
             return read_by_header_names(text, source, options)
         return parse_table(text, source, found[2], found[0], self._layout, options)
 
-    def _account_for(self, source: str) -> AccountInfo:
-        """The product's account, named with its last digits when the file's name carries them,
-        so two accounts of one product stay apart (`Chase1234_Activity_20250201.CSV`), or with the
-        product the name gives when the rows do not say (Wells Fargo's `Savings2.csv`)."""
+    def _account_for(self, source: str, text: str) -> AccountInfo:
+        """The product's account, named with its last digits when the file's name or a line above
+        its header carries them, so two accounts of one product stay apart
+        (`Chase1234_Activity_20250201.CSV`, Schwab's `… Checking account XXXXXX-5678 as of …`), or
+        with the product the name gives when the rows do not say (Wells Fargo's `Savings2.csv`).
+        Only the last digits are known: a name that holds them finds the account's full number
+        (its QFX's) by them, as a number would not."""
         name = Path(source).name
-        digits = self.file_digits.match(name) if self.file_digits else None
+        digits = (self.file_digits.match(name) if self.file_digits else None) or (
+            self.head_digits.search(head_of(text)) if self.head_digits else None
+        )
         if digits:
             return replace(self.account, name=f"{self.account.name} …{digits[1]}")
         product = self.file_product.match(name) if self.file_product else None
@@ -120,6 +126,7 @@ def _signed_original(found: tuple[int, str] | None, amount: int, currency: str) 
 
 
 _CHASE_FILE = re.compile(r"Chase(\d{4})_Activity", re.IGNORECASE)
+_SCHWAB_HEAD = re.compile(r"\baccount\s+X+-?(\d{4})\b", re.IGNORECASE)  # `Transactions  for Checking account XXXXXX-5678 as of …`
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
 _BOFA_CARD_FILE = re.compile(rf"(?:{_MONTHS})\d{{4}}_(\d{{4}})\b", re.IGNORECASE)  # `February2025_1234.csv`
 _WELLS_FARGO_FILE = re.compile(r"(Checking|Savings|CreditCard)(\d+)\b", re.IGNORECASE)  # `Checking1.csv`, `CreditCard3.csv`
@@ -214,10 +221,7 @@ FORMATS = [
             ("Date", "Description", "Amount", "Extended Details", "Appears On Your Statement As", "Address", "City/State", "Zip Code", "Country", "Reference", "Category"),
             ("Date", "Description", "Card Member", "Account #", "Amount"),  # in the US and the UK (--currency GBP)
         ),
-        {
-            "Date": "date", "Description": "text", "Amount": "amount", "Extended Details": "notes", "Reference": "bank_id",
-            "Category": "category", "Account #": "account_number",
-        },
+        {"Date": "date", "Description": "text", "Amount": "amount", "Extended Details": "notes", "Reference": "bank_id", "Category": "category"},
         _card("Amex", "American Express"),
         negate=True,
         day_first=None,  # US exports write 08/29/2025, UK ones 15/01/2026
@@ -253,7 +257,6 @@ FORMATS = [
         {
             "Posted Date": "date", "Transaction Date": "date", "Description": "text", "Category": "category",
             "Debit": "debit", "Credit": "credit", "Status": "status",  # a later layout adds Status (Pending)
-            "Card No.": "account_number",
         },
         _card("Capital One Card", "Capital One"),
         home_currency="USD",
@@ -292,6 +295,7 @@ FORMATS = [
         },
         AccountInfo("Schwab Checking", "checking", "Charles Schwab"),
         home_currency="USD",
+        head_digits=_SCHWAB_HEAD,
     ),
     Dialect(
         "apple_card",

@@ -1268,7 +1268,7 @@ class _Conversion:
         if not rows.has("account_key") or not rows:
             named, number, card = self._preamble_account
             return [ParsedAccount(
-                "default", info.name or named, "credit_card" if card or thanked else kind, info.institution, number or self._column_number,
+                "default", info.name or named, "credit_card" if card or thanked else kind, info.institution, number,
                 currency=currency, currency_stated=not self.currency_guessed,
             )]
         seen: dict[str, Counter[str]] = {}
@@ -1287,16 +1287,6 @@ class _Conversion:
             stated = self._stated_types.get(key, "credit_card" if key in thanked else kind)
             accounts.append(ParsedAccount(key, name, stated, info.institution, number, own, not self.currency_guessed))
         return accounts
-
-    @cached_property
-    def _column_number(self) -> str | None:
-        """The number a column gives every row (Capital One's `Card No.`, Amex's `Account #`): the
-        account's, so a second card's download opens an account of its own. A file naming several
-        (an authorised user's card beside the holder's) is one account's all the same, and its
-        numbers do not tell which."""
-        index = self.layout.single.get("account_number")
-        numbers = {re.sub(r"\D", "", cell) for cell in self.columns[index]} - {""} if index is not None else set()
-        return numbers.pop() if len(numbers) == 1 else None
 
     @staticmethod
     def _thanked_accounts(rows: ParsedRows) -> set[str | None]:
@@ -1357,10 +1347,6 @@ class _Conversion:
             title = section_title(cells)
             if title:
                 found.append(title)
-                continue
-            masked = _MASKED_ACCOUNT.search(cells[0]) if sum(map(bool, cells)) == 1 else None
-            if masked:  # Schwab's `Transactions  for Checking account XXXXXX-5678 as of 04/01/2025 …`
-                found.append((None, masked[1], False))
                 continue
             label = _ACCOUNT_LABEL.fullmatch(cells[0].strip().lstrip("#")) if len(cells) >= 2 else None
             texts = [" ".join(cell.split()) for cell in cells[1:3]] if label else [""]
@@ -1452,7 +1438,6 @@ _ACCOUNT_LABEL = re.compile(
     r"|rekening(?:nummer)?|(?P<product>girokonto|tagesgeld)|(?P<card>kreditkarte|karte|credit\s*card(?:\s+number)?|carte))\s*:?",
     re.I,
 )
-_MASKED_ACCOUNT = re.compile(r"\baccount\s+(?:number\s+|no\.?\s*)?[X*•.]{2,}[-\s]?(\d{3,6})\b", re.I)
 _ACCOUNT_NUMBER = re.compile(  # an IBAN, a run of digits, or a card's first and last four digits (`4930 **** **** 1234`)
     r"\b[A-Z]{2}\d\d(?: ?[A-Z\d]{4}){2,7}(?: ?[A-Z\d]{1,4})?\b|\b\d[\d .-]{4,}\d\b|\b\d{4}[ *]*\*{4}[ *]*\d{4}\b"
 )
