@@ -20,7 +20,7 @@ from operator import add, ne, not_
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from wilson.importers.csv_generic import CARD_CSV, CARD_PAYMENT_WORDS, CARD_POSITIVE_SHARE, CARD_SAMPLE, GENERIC_CSV, UNSURE_SIGNS_MIN
+from wilson.importers.csv_generic import CARD_CSV, CARD_SAMPLE, GENERIC_CSV, UNSURE_SIGNS_MIN, unexplained_inflows
 from wilson.importers.file_categories import file_categories
 from wilson.importers.formats import format_names, parse_file
 from wilson.importers.model import (
@@ -230,7 +230,7 @@ def _card_awaiting(ledger: Ledger, result: ParseResult, named: str | None, sourc
             (row["format"] for row in ledger.query(f"SELECT b.format FROM import_batches b WHERE b.undone_at IS NULL AND {earlier}", params)),
             None,
         )
-        card = before == CARD_CSV and _charges_positive(result) if before else unsure and found["type"] == "credit_card"
+        card = before == CARD_CSV and not _bank_like(result) if before else unsure and found["type"] == "credit_card"
         return (found["name"] if card else None), None
     kind = _type_for(parsed, name) if parsed else type_named(name)
     if named or not unsure or kind != "credit_card":
@@ -241,19 +241,13 @@ def _card_awaiting(ledger: Ledger, result: ParseResult, named: str | None, sourc
                   " if they are charges, undo and import with --format card_csv")
 
 
-def _charges_positive(result: ParseResult) -> bool:
-    """Whether the file reads as a card's that writes its charges positive: its card payment
-    (`AUTOPAY PAYMENT - THANK YOU`) negative, or its other rows mostly positive. Another bank's
-    file of pay and bills going by the same generic name (a second `transactions.csv`) is not
-    that card's next download, and must not be read as one."""
+def _bank_like(result: ParseResult) -> bool:
+    """Whether the file's money in reads as a bank account's (pay, deposits, interest): then it is
+    not the next download of a card that writes its charges positive, whose positive rows are
+    charges, but another bank's file going by the same generic name (a second `transactions.csv`)."""
     rows = ParsedRows.of(result.transactions)
-    signed, paid = [], False
-    for amount, text in zip(rows.column("amount")[:CARD_SAMPLE], rows.column("description")):
-        if CARD_PAYMENT_WORDS.search(text):
-            paid = paid or amount < 0
-        elif amount:
-            signed.append(amount)
-    return paid or sum(amount > 0 for amount in signed) >= CARD_POSITIVE_SHARE * len(signed)
+    amounts = rows.column("amount")[:CARD_SAMPLE]
+    return any(amount > 0 for amount in amounts) and not unexplained_inflows(amounts, rows.column("description"))
 
 
 def _format_read_before(ledger: Ledger, result: ParseResult) -> str | None:
