@@ -101,6 +101,8 @@ def test_the_monthly_reading_needs_each_recurring_payee_paid_monthly() -> None:
     assert infer_date_format(values, recurring=True, charges=lambda: turns).parse(values[1]) == date(2025, 11, 2)
     monthly = [(value, "NETFLIX") for value in values]
     assert infer_date_format(values, recurring=True, charges=lambda: monthly).parse(values[1]) == date(2025, 2, 11)
+    skipped = [(value, "NETFLIX") for value in values[::2]] + [(value, "SPOTIFY") for value in values]  # Netflix paused a month
+    assert infer_date_format(values, recurring=True, charges=lambda: skipped).parse(values[1]) == date(2025, 2, 11)
 
 
 def test_a_reading_that_dates_rows_after_today_loses(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -110,9 +112,11 @@ def test_a_reading_that_dates_rows_after_today_loses(monkeypatch: pytest.MonkeyP
             return date(2026, 11, 23)
 
     monkeypatch.setattr(dates, "date", Today)
-    values = ["01/11/2026", "01/12/2026"]  # the 1st of November and of December, or the 11th and 12th of January
+    values = ["01/12/2026", "02/12/2026", "03/12/2026"]  # December's first days, or the 12th of January to March
     column = infer_date_format(values, day_first=True)
-    assert column.parse(values[1]) == date(2026, 1, 12) and not column.guessed
+    assert column.parse(values[1]) == date(2026, 2, 12) and not column.guessed
+    scheduled = ["02/11/2026", "05/11/2026", "10/11/2026", "05/12/2026"]  # a standing order dated ahead: November all the same
+    assert infer_date_format(scheduled, day_first=True).parse(scheduled[-1]) == date(2026, 12, 5)
 
 
 def test_spreadsheet_day_numbers_are_read_only_in_a_column_named_a_date() -> None:

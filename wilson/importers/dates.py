@@ -120,7 +120,7 @@ class DateColumn:
             return value
 
 
-FUTURE_GRACE_DAYS = 7  # an export lists nothing dated later than this after the day it is read (scheduled payments)
+FUTURE_GRACE_DAYS = 7  # an export lists little dated later than this after the day it is read
 
 
 def infer_date_format(
@@ -171,8 +171,9 @@ def infer_date_format(
 
 
 def _paid_monthly(reading: dict[str, date], charges: Callable[[], Iterable[tuple[str, str]]] | None) -> bool:
-    """Whether every payee that recurs does so once a month in `reading`, as a subscription's
-    charges do (two shops taking turns over four days are not each paid every other month)."""
+    """Whether the payees that recur keep to one day of the month in `reading`, as subscriptions
+    do (a month skipped, paused), and some payee is paid in months in a row: two shops taking
+    turns over four days are not each paid every other month."""
     if charges is None:
         return True
     days_by_payee: dict[str, set[date]] = {}
@@ -180,7 +181,8 @@ def _paid_monthly(reading: dict[str, date], charges: Callable[[], Iterable[tuple
         day = reading.get(value.strip())
         if day is not None:
             days_by_payee.setdefault(payee, set()).add(day)
-    return all(_consecutive_months(sorted(days)) for days in days_by_payee.values() if len(days) > 1)
+    recurring = [sorted(days) for days in days_by_payee.values() if len(days) > 1]
+    return all(len({d.day for d in days}) == 1 for days in recurring) and any(map(_consecutive_months, recurring))
 
 
 def _consecutive_months(days: list[date]) -> bool:
@@ -193,14 +195,15 @@ def _weigh(other: list[date], hinted: list[date], monthly: bool) -> tuple[int, b
     one is, 0 when nothing in the dates decides (the hint then does); and whether the dates
     decided for sure, or only made one reading likelier (the summary then says it was a guess).
 
-    A reading that dates rows after the day they can have been exported loses; one in date order
+    A reading that dates most rows after the day they can have been exported loses (a scheduled
+    payment or two may be dated ahead); one in date order
     beats one that is not; of two in order, one over a far shorter stretch wins (`04/03, 01/03`: 3
     days, not 3 months). A hinted reading that is one day of each month in a row stays when the
     payees recur monthly (a subscription's charges), though the other reads as days in a row:
     likelier, not sure.
     """
     horizon = date.today() + timedelta(days=FUTURE_GRACE_DAYS)
-    ahead = max(other) > horizon, max(hinted) > horizon
+    ahead = [sum(day > horizon for day in reading) * 2 > len(reading) for reading in (other, hinted)]
     if ahead[0] != ahead[1]:
         return (-1 if ahead[0] else 1), True
     in_order = _in_order(other), _in_order(hinted)
