@@ -328,3 +328,10 @@ def test_letters_beside_digits_are_money_only_when_they_are_a_currency_code(tmp_
     path = tmp_path / "refs.csv"
     path.write_text("2025-03-01,REF 48213,SHOP A,-12.50\n2025-03-02,REF 48214,SHOP B,-3.10\n2025-03-03,REF 48215,SHOP C,250.00\n")
     assert [t.amount for t in parse_file(path).transactions] == [-1250, -310, 25000]
+
+
+def test_a_column_naming_several_currencies_is_the_original_amount_not_the_accounts(tmp_path: Path) -> None:
+    path = tmp_path / "card.csv"
+    path.write_text("2026-11-03,STARBUCKS LONDON,GBP 3.80,-4.95\n2026-11-04,AMAZON.COM,USD 25.99,-25.99\n"
+                    "2026-11-05,UBER *TRIP,EUR 12.40,-13.02\n2026-11-06,SALARY ACME,USD 2100.00,2100.00\n")
+    assert [t.amount for t in parse_file(path).transactions] == [-495, -2599, -1302, 210000]

@@ -208,6 +208,10 @@ def _signed(cell: str) -> bool:
     return _SIGNED.search(cell) is not None
 
 
+def _currencies_named(cells: list[str]) -> int:
+    return len({code for cell in cells for code in _CODE.findall(cell)})
+
+
 def _money(cell: str) -> bool:
     """Whether a cell reads as an amount; letters beside it must be a currency's code (`REF 1234` is not money)."""
     return _MONEY.fullmatch(cell) is not None and all(map(currency_code, _CODE.findall(cell)))
@@ -254,7 +258,9 @@ def _money_roles(columns: list[list[str]], money: list[int], whole: Sequence[int
     )
     if pair is not None:
         return _pair_roles(columns, money, *pair)
-    full = [i for i in money if _mostly(columns[i], len(columns[i]))]
+    # A column naming several currencies (`GBP 3.80`, `USD 25.99`) holds foreign purchases'
+    # original amounts: the account's are in another, whatever the order.
+    full = sorted((i for i in money if _mostly(columns[i], len(columns[i]))), key=lambda i: _currencies_named(columns[i]) > 1)
     if not full:
         return {}
     # The amount is the first full column, unless a later one is what a balance column moves
