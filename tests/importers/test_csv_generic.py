@@ -770,6 +770,9 @@ def test_a_dated_total_word_that_adds_nothing_up_is_a_purchase() -> None:
                         "2026-10-05,TOTAL,-56.00\n2026-10-07,Shell,-15.75\n2026-10-07,TOTAL,-128.95\n")
     assert [t.amount for t in result.transactions] == [-4520, -1200, -5600, -1575]
     assert result.warnings[:1] == ["line 6: skipped 'TOTAL' (a totals line)"]
+    booked = parse_text("Date,Status,Description,Amount\n2026-11-01,Posted,Opening balance,1000.00\n2026-11-03,Posted,GROCERY,-45.00\n"
+                        "2026-11-04,Pending,UBER,-18.40\n2026-11-05,Posted,RENT,-900.00\n2026-11-06,Posted,Total,-945.00\n")
+    assert "line 6: skipped 'Total' (a totals line)" in booked.warnings  # the balance line and the pending row are no part of it
 
 
 def test_more_totals_card_payments_and_currency_hints() -> None:

@@ -63,12 +63,13 @@ def unexplained_inflows(amounts: list, descriptions: list[str]) -> bool:
     return sum(map(bool, per_distinct(_MONEY_IN.search, inflows))) * 2 < len(inflows)
 
 
-def _adds_up(amounts: list, posted: list, totals: list[int], i: int) -> bool:
+def _adds_up(amounts: list, posted: list, totals: list[int], i: int, unbooked: set[int]) -> bool:
     """Whether dated row i, whose text is a total word (`TOTAL`, `Daily total`), is a totals line:
-    it has no amount of its own, or its amount adds up the rows between it and the totals line
-    (`totals`: the rows whose text is one) or the file's end before or after it: all of them,
-    that day's, or their debits or credits alone. Otherwise it is a purchase: `TOTAL` is how
-    TotalEnergies' stations appear on card statements."""
+    it has no amount of its own, or its amount adds up the booked rows (not `unbooked`: balance
+    lines, pending rows) between it and the totals line (`totals`: the rows whose text is one)
+    or the file's end before or after it: all of them, that day's, or their debits or credits
+    alone. Otherwise it is a purchase: `TOTAL` is how TotalEnergies' stations appear on card
+    statements."""
     amount = amounts[i]
     if amount.__class__ is not int:
         return True
@@ -78,7 +79,7 @@ def _adds_up(amounts: list, posted: list, totals: list[int], i: int) -> bool:
     spans |= {range(i)} if i == totals[-1] else set()  # the file's total at its end, or at its top
     spans |= {range(i + 1, len(amounts))} if i == totals[0] else set()
     for rows in spans:
-        money = [(amounts[j], posted[j]) for j in rows if amounts[j].__class__ is int]
+        money = [(amounts[j], posted[j]) for j in rows if amounts[j].__class__ is int and j not in unbooked]
         sums = {sum(a for a, _ in money), sum(a for a, day in money if day == posted[i]),
                 sum(a for a, _ in money if a < 0), sum(a for a, _ in money if a > 0)}
         if money and (amount in sums or -amount in sums):
@@ -1090,7 +1091,7 @@ class _Conversion:
                 self.balance_rows.append(i)
                 if amounts[i] is not None:  # money where a transaction's goes: say it was left out
                     result.warnings.append(f"line {line}: skipped {description[:60]!r} (a balance line)")
-            elif i in totals and _adds_up(amounts, posted, totals, i):
+            elif i in totals and _adds_up(amounts, posted, totals, i, suspects):
                 result.warnings.append(f"line {line}: skipped {description[:60]!r} (a totals line)")
             elif i == closing:
                 result.warnings.append(f"line {line}: skipped a closing balance line (a date and an amount, no text)")
