@@ -63,13 +63,13 @@ def unexplained_inflows(amounts: list, descriptions: list[str]) -> bool:
     return sum(map(bool, per_distinct(_MONEY_IN.search, inflows))) * 2 < len(inflows)
 
 
-def _adds_up(amounts: list, posted: list, totals: list[int], i: int, unbooked: set[int]) -> bool:
+def _adds_up(amounts: list, posted: list, totals: list[int], i: int, booked: Callable[[int, int], bool]) -> bool:
     """Whether dated row i, whose text is a total word (`TOTAL`, `Daily total`), is a totals line:
-    it has no amount of its own, or its amount adds up the booked rows (not `unbooked`: balance
-    lines, pending rows) between it and the totals line (`totals`: the rows whose text is one)
-    or the file's end before or after it: all of them, that day's, or their debits or credits
-    alone. Otherwise it is a purchase: `TOTAL` is how TotalEnergies' stations appear on card
-    statements."""
+    it has no amount of its own, or its amount adds up the `booked` rows (not balance lines,
+    pending rows or other totals) between it and the totals line (`totals`: the rows whose text
+    is one) or the file's end before or after it: all of them, that day's, or their debits or
+    credits alone. Otherwise it is a purchase: `TOTAL` is how TotalEnergies' stations appear on
+    card statements."""
     amount = amounts[i]
     if amount.__class__ is not int:
         return True
@@ -79,7 +79,7 @@ def _adds_up(amounts: list, posted: list, totals: list[int], i: int, unbooked: s
     spans |= {range(i)} if i == totals[-1] else set()  # the file's total at its end, or at its top
     spans |= {range(i + 1, len(amounts))} if i == totals[0] else set()
     for rows in spans:
-        money = [(amounts[j], posted[j]) for j in rows if amounts[j].__class__ is int and j not in unbooked]
+        money = [(amounts[j], posted[j]) for j in rows if amounts[j].__class__ is int and booked(j, i)]
         sums = {sum(a for a, _ in money), sum(a for a, day in money if day == posted[i]),
                 sum(a for a, _ in money if a < 0), sum(a for a, _ in money if a > 0)}
         if money and (amount in sums or -amount in sums):
@@ -1072,6 +1072,13 @@ class _Conversion:
         amount_name = _name(names, self.money_cols[0] if self.money_cols else None)
         dropped: set[int] = set()
         totals = [i for i in sorted(suspects) if _TOTAL_TEXT.fullmatch(descriptions[i])]
+
+        def booked(j: int, current: int) -> bool:
+            """Rows before the one in hand are decided; of those after it, one that needs a second look is left out."""
+            if statuses is not None and statuses[j] != "booked":
+                return False
+            return j not in (dropped if j < current else suspects)
+
         for i in sorted(suspects):
             line, description = lines[i], descriptions[i]
             status = statuses[i] if statuses is not None else "booked"
@@ -1091,7 +1098,7 @@ class _Conversion:
                 self.balance_rows.append(i)
                 if amounts[i] is not None:  # money where a transaction's goes: say it was left out
                     result.warnings.append(f"line {line}: skipped {description[:60]!r} (a balance line)")
-            elif i in totals and _adds_up(amounts, posted, totals, i, suspects):
+            elif i in totals and _adds_up(amounts, posted, totals, i, booked):
                 result.warnings.append(f"line {line}: skipped {description[:60]!r} (a totals line)")
             elif i == closing:
                 result.warnings.append(f"line {line}: skipped a closing balance line (a date and an amount, no text)")
