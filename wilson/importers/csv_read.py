@@ -1,8 +1,8 @@
 """CSV text to cells: records with the line each starts on, or whole columns in one split.
 
-A quote after a delimiter and spaces opens a quoted field (`2026-10-02, "REWE, Filiale 12", -45.20`,
-as hand-written and some exporters' files have it); the spaces before a field count for nothing,
-here or in the cells' readers, which strip them.
+A quote after a delimiter and a space opens a quoted field (`2026-10-02, "REWE, Filiale 12", -45.20`,
+as hand-written and some exporters' files have it): in such a file the spaces before a field count
+for nothing (the cells' readers strip them anyway).
 
 Which row is the header and what each column means is the business of `csv_layout` and `csv_generic`;
 this module only turns text into cells, the csv module's way, as fast as the file allows.
@@ -19,6 +19,11 @@ from operator import methodcaller
 from wilson.importers.model import RowError, digit_shape
 
 MAX_FILE_FIELD = 256 * 1024 * 1024
+
+
+def _spaced(text: str, delimiter: str) -> bool:
+    """Whether the text quotes a field after a delimiter and a space: then spaces before fields are skipped."""
+    return f'{delimiter} "' in text
 
 
 def read_rows(text: str, delimiter: str) -> tuple[list[tuple[int, list[str]]], list[RowError]]:
@@ -40,7 +45,7 @@ def read_records(text: str, delimiter: str) -> tuple[Sequence[int], list[list[st
     csv.field_size_limit(max(csv.field_size_limit(), MAX_FILE_FIELD))
     errors: list[RowError] = []
     try:
-        records = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, skipinitialspace=True))
+        records = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, skipinitialspace=_spaced(text, delimiter)))
     except csv.Error:
         records = None
     lines: Sequence[int]
@@ -49,7 +54,7 @@ def read_records(text: str, delimiter: str) -> tuple[Sequence[int], list[list[st
         lines = range(1, len(records) + 1)  # one record per line (no quoted line breaks)
     else:
         lines, records = [], []
-        reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, skipinitialspace=True)
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, skipinitialspace=_spaced(text, delimiter))
         start = 1
         try:
             for cells in reader:
@@ -88,7 +93,8 @@ def _stray_quotes_undone(
         inner = physical[lines[i] - 1 : ends[i] - 1]
         again = [  # a line whose quotes pair up is quoted as any other; the stray quote's own is text
             next(csv.reader(
-                [line], delimiter=delimiter, skipinitialspace=True, quoting=csv.QUOTE_NONE if line.count('"') % 2 else csv.QUOTE_MINIMAL
+                [line], delimiter=delimiter, skipinitialspace=_spaced(line, delimiter),
+                quoting=csv.QUOTE_NONE if line.count('"') % 2 else csv.QUOTE_MINIMAL,
             ), [])
             for line in inner
         ]
@@ -194,7 +200,7 @@ def _blank_quoted_lines(body: str, delimiter: str) -> tuple[str, dict[int, list[
         if lines[i].count('"') % 2:
             return None
         try:
-            cells = next(csv.reader([lines[i]], delimiter=delimiter, skipinitialspace=True))
+            cells = next(csv.reader([lines[i]], delimiter=delimiter, skipinitialspace=_spaced(lines[i], delimiter)))
         except csv.Error:
             return None
         quoted[i] = cells
@@ -211,7 +217,7 @@ def _ends_inside_quotes(text: str, line: int, delimiter: str) -> bool:
     if tail.count('"') % 2 == 0:
         return False
     try:
-        list(csv.reader(io.StringIO(tail, newline=""), delimiter=delimiter, skipinitialspace=True, strict=True))
+        list(csv.reader(io.StringIO(tail, newline=""), delimiter=delimiter, skipinitialspace=_spaced(tail, delimiter), strict=True))
     except csv.Error:
         return True
     return False
