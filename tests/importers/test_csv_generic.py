@@ -761,6 +761,9 @@ def test_apostrophes_group_francs_unless_the_amounts_are_in_dollars() -> None:
     assert parse_text("Date,Description,Amount\n2026-10-02,SHOP,-45.20\n2026-10-05,PAY,3'210.00\n").accounts[0].currency == "CHF"
     dollars = parse_text("Date,Description,Amount\n2026-10-02,SHOP,-$45.20\n2026-10-05,PAY,$3'210.00\n")
     assert dollars.accounts[0].currency == "USD" and [t.amount for t in dollars.transactions] == [-4520, 321000]
+    abroad = parse_text("Date,Description,Amount,Original amount\n03.11.2026,MIGROS,-45.20,\n04.11.2026,SALARY,5'210.00,\n"
+                        "05.11.2026,AMAZON.COM SEATTLE,-43.75,$48.90\n")  # a purchase's original in dollars: francs all the same
+    assert abroad.accounts[0].currency == "CHF"
 
 
 def test_a_dated_total_word_that_adds_nothing_up_is_a_purchase() -> None:

@@ -600,7 +600,8 @@ class _Conversion:
             return self.options.currency
         self.currency_guessed = True
         implied = next(filter(None, map(language_currency, self.header)), None)
-        sample = [v for role in MONEY_ROLES for v in self._column(single.get(role), 50)]
+        # The account's own money says how it is written; a foreign purchase's original amount does not.
+        sample = [v for role in ("amount", "debit", "credit", "balance") for v in self._column(single.get(role), 50)]
         dollars = any("$" in v for v in sample)
         if not implied and not dollars and any(_SWISS_GROUPING.search(v) for v in sample):
             return "CHF"  # `1'234.50`: grouping by apostrophes is Swiss (and Liechtenstein's); `$3'210.00` is dollars
