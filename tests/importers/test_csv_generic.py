@@ -764,6 +764,7 @@ def test_apostrophes_group_francs_unless_the_amounts_are_in_dollars() -> None:
     abroad = parse_text("Date,Description,Amount,Original amount\n03.11.2026,MIGROS,-45.20,\n04.11.2026,SALARY,5'210.00,\n"
                         "05.11.2026,AMAZON.COM SEATTLE,-43.75,$48.90\n")  # a purchase's original in dollars: francs all the same
     assert abroad.accounts[0].currency == "CHF"
+    assert [(t.original_amount, t.original_currency) for t in abroad.transactions][2] == (-4890, "USD")
 
 
 def test_a_dated_total_word_that_adds_nothing_up_is_a_purchase() -> None:

@@ -166,7 +166,8 @@ def original_amount(raw: str, raw_currency: str, sep: str, amount, currency: str
     None when it is in the row's own currency (Curve fills it on every row)."""
     if not raw or amount.__class__ is not int:
         return None, None
-    code = cell_currency(raw_currency) or cell_currency(raw)
+    # A lone `$` names no one currency; beside an account in another, it is most likely the US dollar.
+    code = cell_currency(raw_currency) or cell_currency(raw) or ("USD" if "$" in raw else None)
     if code == currency.upper():
         return None, None
     try:
