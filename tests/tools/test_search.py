@@ -91,6 +91,8 @@ def test_numbers_in_descriptions_are_found_though_the_index_leaves_digits_out(ha
     assert hard_books.run("search_transactions", query="99887766")["count"] == 1
     assert hard_books.run("search_transactions", query="check 2210")["count"] == 1
     assert hard_books.run("search_transactions", query="1043")["sum"] == {"USD": "-140.00"}
+    hard_books.add("Checking", "2025-06-10", "-4.20", "CAFÉ24 BERLIN")
+    assert hard_books.run("search_transactions", query="cafe24")["count"] == 1  # without case or accents, as words are found
 
 
 @pytest.mark.parametrize("args, message", [

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+import unicodedata
 from contextlib import suppress
 from pathlib import Path
 
@@ -56,6 +57,7 @@ def connect(path: Path) -> sqlite3.Connection:
     try:
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         conn.row_factory = sqlite3.Row
+        conn.create_function("folded", 1, folded, deterministic=True)
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         with suppress(sqlite3.OperationalError):  # locked: a first big import is writing without it, and sets it back
             conn.execute("PRAGMA journal_mode = WAL")
@@ -67,6 +69,15 @@ def connect(path: Path) -> sqlite3.Connection:
     except sqlite3.DatabaseError as exc:
         raise LedgerError(f"{path}: {describe(exc)}") from None
     return conn
+
+
+def folded(text: str | None) -> str | None:
+    """Text without case or accents, as the full-text index compares words (`CAFÉ24` is `cafe24`):
+    SQL's lower() folds ASCII letters only. Registered on every connection as `folded()`."""
+    if text is None:
+        return None
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
 
 
 def describe(exc: sqlite3.Error) -> str:

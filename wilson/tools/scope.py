@@ -22,6 +22,7 @@ from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal
 from typing import Callable, Hashable, Iterable
 
 from wilson.ledger import Ledger
+from wilson.ledger.db import folded
 from wilson.money import exponent
 from wilson.tools.common import FLOW_SQL, Period, add_months, month_end, month_start, resolve_account, resolve_category
 from wilson.tools.registry import ToolError
@@ -97,8 +98,8 @@ class Scope:
                            "t.id IN (SELECT rowid FROM transactions_fts WHERE transactions_fts MATCH ?)")
             params.append(self.match)
         for word in self.numbered:
-            clauses.append("(instr(lower(t.description), lower(?)) OR instr(lower(IFNULL(t.payee, '')), lower(?)))")
-            params += [word, word]
+            clauses.append("(instr(folded(t.description), ?) OR instr(folded(IFNULL(t.payee, '')), ?))")
+            params += [folded(word)] * 2
         if self.amount_ranges:
             options = []
             for currency, low, high in self.amount_ranges:
