@@ -31,6 +31,9 @@ _CODE_RE = re.compile(
     r"^(?:[A-Z]{3}|[A-Z]{2}\$|kr\.?|Kč|zł|Ft|Fr\.?|R\$|sFr\.?|RM|Rs\.?)\s*|\s*(?:[A-Z]{3}|kr\.?|Kč|zł|Ft|Fr\.?|RM|Rs\.?)$"
 )
 _WHOLE_SWISS = re.compile(r"\d[.,][-–]$")
+# A debit or credit mark after the number: `45.20 DR`, `45.20Cr.`, `45.20 D`, `2,100.00 Credit`
+# (not the `D` of a code such as `USD`).
+DIRECTION_MARK = re.compile(r"\s*(?<![A-Za-z])(?P<mark>debit|credit|dr|cr|d|c)\.?$", re.IGNORECASE)
 _NUMBER_RE = re.compile(r"^(?:\d+(?:\.\d*)?|\.\d+)$")
 _GROUPED = re.compile(r"\d{1,3}(?: \d{3})+|\d{1,2}(?: \d{2})* \d{3}")  # thousands, or lakhs (`1,23,456`)
 _SPACES = str.maketrans("", "", " \u00a0\u202f\u2009\t")
@@ -101,16 +104,16 @@ def parse_amount(text: str, decimal_sep: str | None = None) -> Decimal:
     if not s:
         raise AmountError("empty amount")
     negative, signs = False, 0  # one sign at most: `--5` or `(-5)` is a typo, not a credit
-    upper = s.upper()
-    if upper.endswith(("CR", "DR")):
-        s, negative, signs = s[:-2], upper.endswith("DR"), 1
+    marked = DIRECTION_MARK.search(s)
+    if marked and marked.start():
+        s, negative, signs = s[: marked.start()], marked["mark"][0] in "dD", 1
     s = s.strip()
-    if s.startswith("(") and s.endswith(")"):
-        s, negative, signs = s[1:-1], True, signs + 1
     s = s.replace("\u2212", "-").strip()
-    for _ in range(3):  # symbols and signs in either order: `-$5`, `$-5`, `5 €-`
+    for _ in range(3):  # symbols, signs and parentheses in either order: `-$5`, `$-5`, `5 €-`, `$ (5)`
         s = s.strip().strip(_SYMBOLS).strip()
         s = _CODE_RE.sub("", s).strip()
+        if s.startswith("(") and s.endswith(")"):
+            s, negative, signs = s[1:-1], True, signs + 1
         if not s:
             raise AmountError(f"not an amount: {text!r}")
         if _WHOLE_SWISS.search(s):  # `12.-` / `12.–`: whole francs (a trailing minus follows digits)

@@ -77,6 +77,14 @@ def test_one_sign_at_most() -> None:
     ]
 
 
+@pytest.mark.parametrize(("text", "value"), [
+    ("45.20 D", "-45.20"), ("2100.00 C", "2100.00"), ("45.20 Debit", "-45.20"), ("2,100.00 Credit", "2100.00"),
+    ("45.20 Dr.", "-45.20"), ("45.20Cr", "45.20"), ("$ (45.20)", "-45.20"), ("45.20 USD", "45.20"), ("12 CAD", "12"),
+])
+def test_debit_and_credit_marks_and_parentheses_after_a_symbol(text: str, value: str) -> None:
+    assert parse_amount(text, ".") == Decimal(value)
+
+
 def test_grouping_must_fit_the_column_decimal_mark() -> None:
     """A value that only reads with the other decimal mark is an error, never 100 times the amount."""
     for text, sep in (("-4,50", "."), ("12.34", ","), ("1,2345.00", "."), ("1.234.567,89.0", ",")):

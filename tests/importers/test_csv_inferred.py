@@ -307,6 +307,10 @@ def test_a_pair_written_money_in_first_is_told_by_its_running_balance() -> None:
     (("-45,20 EUR", "3.210,00 EUR", "-0,05 EUR"), ","),
     (("€-45,20", "€3.210,00", "€-0,05"), ","),
     (("45,20- USD", "3.210,00 USD", "0,05- USD"), ","),
+    (("45.20 Dr.", "3210.00 Cr.", "0.05 Dr."), "."),
+    (("45.20 D", "3210.00 C", "0.05 D"), "."),
+    (("45.20 Debit", "3210.00 Credit", "0.05 Debit"), "."),
+    (("$ (45.20)", "$ 3210.00", "$ (0.05)"), "."),
 ])
 def test_amounts_written_with_marks_beside_a_running_balance_are_the_amounts(tmp_path: Path, cells: tuple[str, ...], separator: str) -> None:
     """A `DR`/`CR` mark, a Unicode minus, a sign after the currency's symbol or a code after the
