@@ -28,6 +28,13 @@ from wilson.tools.common import FLOW_SQL, Period, add_months, month_end, month_s
 from wilson.tools.registry import ToolError
 
 _WORD_RE = re.compile(r"\w+")
+# A text holding a word without regard to case or accents, as the full-text index finds words: LIKE
+# ignores the case of ASCII letters at C speed; only a text with other characters (its UTF-8 longer
+# than its letters) is folded row by row in Python (`wilson.ledger.db.folded`), at many times the cost.
+_CONTAINS = (
+    "({column} LIKE ? ESCAPE '\\' OR (length({column}) != length(CAST({column} AS BLOB)) AND instr(folded({column}), ?)))"
+)
+_LIKE_SPECIALS = re.compile(r"[%_\\]")
 _DIGITS_RE = re.compile(r"\d+")
 
 # The raw-row expression and the aggregate column for each grouping key.
@@ -98,8 +105,10 @@ class Scope:
                            "t.id IN (SELECT rowid FROM transactions_fts WHERE transactions_fts MATCH ?)")
             params.append(self.match)
         for word in self.numbered:
-            clauses.append("(instr(folded(t.description), ?) OR instr(folded(IFNULL(t.payee, '')), ?))")
-            params += [folded(word)] * 2
+            clauses.append(f"({_CONTAINS.format(column='t.description')} OR {_CONTAINS.format(column='t.payee')})")
+            key = folded(word)
+            escaped = _LIKE_SPECIALS.sub(r"\\\g<0>", key)
+            params += [f"%{escaped}%", key] * 2
         if self.amount_ranges:
             options = []
             for currency, low, high in self.amount_ranges:
