@@ -512,6 +512,11 @@ class _Conversion:
         """Column names for messages (`line 4, column Amount`); a file without a header numbers them."""
         return [n.strip() for n in self.header] or [str(i) for i in range(1, self.width + 1)]
 
+    def _charges(self, date_index: int, descriptions: list[str]) -> Iterable[tuple[str, str, tuple[str, ...]]]:
+        """Each row's date cell, description and money cells, for telling a subscription's monthly
+        charges from a week of days (`dates.infer_date_format`)."""
+        return zip(self.columns[date_index], descriptions, zip(*(self.columns[i] for i in self.money_cols)))
+
     @cached_property
     def money_cols(self) -> list[int]:
         return [i for i in (self.layout.single.get(r) for r in ("amount", "debit", "credit")) if i is not None]
@@ -684,9 +689,7 @@ class _Conversion:
         recurring = len(set(descriptions)) * 2 <= len(descriptions)  # the same payees month after month
         known = options.day_first is not None  # a bank's own order, not a guess from the file
         date_cols = [
-            (i, infer_date_format(
-                distinct_dates[i], day_first, recurring, known, named=True, charges=partial(zip, self.columns[i], descriptions)
-            ))
+            (i, infer_date_format(distinct_dates[i], day_first, recurring, known, named=True, charges=partial(self._charges, i, descriptions)))
             for i in layout.dates
         ]
         if any(column.format is DAY_NUMBER for _, column in date_cols):

@@ -125,7 +125,7 @@ FUTURE_GRACE_DAYS = 7  # an export lists little dated later than this after the 
 
 def infer_date_format(
     values: Iterable[str], day_first: bool = False, recurring: bool = True, known: bool = False, named: bool = False,
-    charges: Callable[[], Iterable[tuple[str, str]]] | None = None,
+    charges: Callable[[], Iterable[tuple[str, str, object]]] | None = None,
 ) -> DateColumn:
     """The format that reads the most distinct values; when every value fits both day/month orders,
     the reading that keeps the file in date order over a short stretch, else the hinted order.
@@ -134,7 +134,7 @@ def infer_date_format(
     headers, a currency outside North America), or with `known` the order the bank always writes
     (Chase's month first): then two rows on `01/04` and `02/04` are January and February, not
     two days in April; `recurring` whether its rows repeat the same payees, as a subscription's
-    monthly charges do, and `charges` each row's (date value, payee), asked for only then; `named`
+    monthly charges do, and `charges` each row's (date value, payee, amount), asked for only then; `named`
     when the column's header says it holds dates, so a column of nothing but spreadsheet day
     numbers is read as those.
     """
@@ -170,19 +170,26 @@ def infer_date_format(
     return DateColumn(best, best_dates)
 
 
-def _paid_monthly(reading: dict[str, date], charges: Callable[[], Iterable[tuple[str, str]]] | None) -> bool:
-    """Whether the payees that recur keep to one day of the month in `reading`, as subscriptions
-    do (a month skipped, paused), and some payee is paid in months in a row: two shops taking
-    turns over four days are not each paid every other month."""
+def _paid_monthly(reading: dict[str, date], charges: Callable[[], Iterable[tuple[str, str, object]]] | None) -> bool:
+    """Whether the payees that recur do so as subscriptions in `reading` (`_a_subscription`), and
+    some payee in months in a row. A week of a commuter's fares and groceries, or two shops taking
+    turns, has payees of several amounts, or paid on and off, or none paid month after month."""
     if charges is None:
         return True
-    days_by_payee: dict[str, set[date]] = {}
-    for value, payee in charges():
+    paid: dict[str, set[tuple[date, object]]] = {}
+    for value, payee, amount in charges():
         day = reading.get(value.strip())
         if day is not None:
-            days_by_payee.setdefault(payee, set()).add(day)
-    recurring = [sorted(days) for days in days_by_payee.values() if len(days) > 1]
-    return all(len({d.day for d in days}) == 1 for days in recurring) and any(map(_consecutive_months, recurring))
+            paid.setdefault(payee, set()).add((day, amount))
+    recurring = [sorted(payments, key=lambda payment: payment[0]) for payments in paid.values() if len(payments) > 1]
+    return all(map(_a_subscription, recurring)) and any(_consecutive_months([day for day, _ in payments]) for payments in recurring)
+
+
+def _a_subscription(payments: list[tuple[date, object]]) -> bool:
+    """One amount on one day of the month, a month skipped at most (`payments` in date order)."""
+    days = [day for day, _ in payments]
+    span = (days[-1].year - days[0].year) * 12 + days[-1].month - days[0].month + 1
+    return len({day.day for day in days}) == 1 and len({amount for _, amount in payments}) == 1 and span - len(days) <= 1
 
 
 def _consecutive_months(days: list[date]) -> bool:

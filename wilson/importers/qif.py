@@ -71,7 +71,7 @@ def _date_order(lines: list[str]) -> str:
     (a day over 12; else the order that keeps them close and in sequence, unless the rows repeat
     their payees month after month), else by separator (Quicken writes month first)."""
     dates, payees, charges, dots = [], [], [], 0
-    day = payee = None
+    day = payee = amount = None
     for line in lines:
         upper = line.strip().upper()
         if upper in ("!OPTION:MDY", "!OPTION:DMY"):
@@ -79,10 +79,12 @@ def _date_order(lines: list[str]) -> str:
         if line.startswith("P"):
             payee = _LETTERS.sub("", upper[1:])  # a transfer's own confirmation number says nothing
             payees.append(payee)
+        elif line.startswith("T"):
+            amount = line[1:].strip()
         elif line.startswith("^"):
             if day is not None and payee is not None:
-                charges.append((day, payee))
-            day = payee = None
+                charges.append((day, payee, amount))
+            day = payee = amount = None
         if not line.startswith("D"):
             continue
         m = _DATE.fullmatch(line[1:].strip())
