@@ -1731,15 +1731,18 @@ def test_next_month_of_a_card_that_writes_charges_positive_is_read_as_charges(tm
         april = write(tmp_path / "apr", "activity.csv", "04/03/2024,AMAZON.COM RETURN,-60.00\n04/15/2024,NETFLIX.COM,15.49\n04/20/2024,MOBILE PAYMENT,-128.09\n")
         assert import_file(ledger, april).format == "card_csv"  # a quiet month: a return, a charge, a payment not worded `thank you`
         assert [r["amount"] for r in rows(ledger, "posted >= '2024-04-01'")] == [6000, -1549, 12809]
+        (tmp_path / "may").mkdir()  # charges whose words money in has too: still the card's
+        may = write(tmp_path / "may", "activity.csv", "05/02/2024,BALANCE TRANSFER,2500.00\n05/14/2024,INTEREST CHARGE ON PURCHASES,18.22\n")
+        assert import_file(ledger, may).format == "card_csv"
         savings = import_file(ledger, write(tmp_path, "savings.csv", (
             "02/01/2024,ACME PAYROLL,2500.00\n02/15/2024,ACME PAYROLL,2500.00\n03/01/2024,ACME PAYROLL,2500.00\n"
         )))
         assert summary.accounts != savings.accounts and savings.format == "generic_csv"
         (tmp_path / "bank").mkdir()
         bank = import_file(ledger, write(tmp_path / "bank", "activity.csv", (  # another bank's file of the same name
-            "05/25/2024,PAYROLL ACME CORP,2345.67\n05/26/2024,STARBUCKS STORE 05421,-5.75\n05/28/2024,RENT PAYMENT,-1200.00\n"
+            "06/25/2024,PAYROLL ACME CORP,2345.67\n06/26/2024,STARBUCKS STORE 05421,-5.75\n06/28/2024,RENT PAYMENT,-1200.00\n"
         )))
-        assert bank.format == "generic_csv" and [r["amount"] for r in rows(ledger, "posted >= '2024-05-01'")] == [234567, -575, -120000]
+        assert bank.format == "generic_csv" and [r["amount"] for r in rows(ledger, "posted >= '2024-06-01'")] == [234567, -575, -120000]
         assert [r["amount"] for r in rows(ledger, "description = 'ACME PAYROLL'")] == [250000] * 3
 
 

@@ -57,7 +57,7 @@ CARD_PAYMENT_WORDS = re.compile(
 )
 
 
-def unexplained_inflows(amounts: list, descriptions: list[str]) -> bool:
+def _unexplained(amounts: list, descriptions: list[str]) -> bool:
     """Whether few of the rows of money in read as money coming in (deposits, pay, interest)."""
     inflows = [text for a, text in zip(amounts[:2000], descriptions) if a.__class__ is int and a > 0]
     return sum(map(bool, per_distinct(_MONEY_IN.search, inflows))) * 2 < len(inflows)
@@ -997,7 +997,7 @@ class _Conversion:
         """Whether every row of money out is a payment (`PAYMENT`, `ONLINE PAYMENT`) and few rows of
         money in read as money coming in: a card's charges, paid off now and then."""
         outflows = [text for a, text in zip(amounts[:2000], descriptions) if a.__class__ is int and a < 0]
-        return bool(outflows) and all(map(_PAYMENT_WORD.search, outflows)) and unexplained_inflows(amounts, descriptions)
+        return bool(outflows) and all(map(_PAYMENT_WORD.search, outflows)) and _unexplained(amounts, descriptions)
 
     @staticmethod
     def _mostly_unexplained_inflows(amounts: list, descriptions: list[str]) -> bool:
@@ -1005,7 +1005,7 @@ class _Conversion:
         account's deposits and interest do): then they may as well be a card's charges."""
         inflows = sum(a.__class__ is int and a > 0 for a in amounts[:2000])
         signed = sum(a.__class__ is int and a != 0 for a in amounts[:2000])
-        return inflows >= UNSURE_SIGNS_SHARE * signed and unexplained_inflows(amounts, descriptions)
+        return inflows >= UNSURE_SIGNS_SHARE * signed and _unexplained(amounts, descriptions)
 
     def _signed_by_card_words(self, amounts: list) -> list | None:
         """Amounts signed by a card statement's type column (`Sale`, `Purchase`, `Fee` out; `Payment`,

@@ -20,7 +20,7 @@ from operator import add, ne, not_
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from wilson.importers.csv_generic import CARD_CSV, CARD_SAMPLE, GENERIC_CSV, UNSURE_SIGNS_MIN, unexplained_inflows
+from wilson.importers.csv_generic import CARD_CSV, CARD_SAMPLE, GENERIC_CSV, UNSURE_SIGNS_MIN
 from wilson.importers.file_categories import file_categories
 from wilson.importers.formats import format_names, parse_file
 from wilson.importers.model import (
@@ -241,13 +241,18 @@ def _card_awaiting(ledger: Ledger, result: ParseResult, named: str | None, sourc
                   " if they are charges, undo and import with --format card_csv")
 
 
+# Money in only a bank account gets: a card's charges are never someone's pay.
+_PAY = re.compile(r"payroll|salary|salaries|wages|direct dep|gehalt|\blohn\b|salaire|n[oó]mina|stipendio", re.IGNORECASE)
+
+
 def _bank_like(result: ParseResult) -> bool:
-    """Whether the file's money in reads as a bank account's (pay, deposits, interest): then it is
-    not the next download of a card that writes its charges positive, whose positive rows are
-    charges, but another bank's file going by the same generic name (a second `transactions.csv`)."""
+    """Whether the file's money in includes pay: then it is not the next download of a card that
+    writes its charges positive, whose positive rows are charges (interest, a balance transfer, a
+    Venmo payment), but another bank's file going by the same generic name (a second `transactions.csv`)."""
     rows = ParsedRows.of(result.transactions)
-    amounts = rows.column("amount")[:CARD_SAMPLE]
-    return any(amount > 0 for amount in amounts) and not unexplained_inflows(amounts, rows.column("description"))
+    return any(
+        amount > 0 and _PAY.search(text) for amount, text in zip(rows.column("amount")[:CARD_SAMPLE], rows.column("description"))
+    )
 
 
 def _format_read_before(ledger: Ledger, result: ParseResult) -> str | None:
