@@ -551,3 +551,14 @@ def test_a_second_account_of_one_bank_is_named_by_the_digits_its_file_carries(tm
             opened += summary.accounts
         assert [account[-5:] for account in opened] == ["…4321", "…8765"]
         assert ledger.scalar("SELECT COUNT(*) FROM transactions WHERE amount = -575") == 2
+
+
+def test_next_months_schwab_download_follows_the_first_one_imported_with_account(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    name, text = SECOND_ACCOUNTS["schwab_checking"]
+    with Ledger() as ledger:
+        for month, account in (("03", "My Schwab"), ("04", None)):
+            folder = tmp_path / month
+            folder.mkdir()
+            path = folder / name
+            path.write_text(text.format(n="4321").replace("03/", f"{month}/"))
+            assert import_file(ledger, path, account=account).accounts == ["My Schwab"]

@@ -416,12 +416,14 @@ def _account_for(
         named_by_digits = re.search(rf"\d{{{LAST_DIGITS}}}", name)  # `Chase Checking …5678`: its number says which
         continued = None if held or digits or named_by_digits else _balance_continued(ledger, rows, currency)
         runs_on = None if held or digits or named_by_digits or continued else _balance_runs_on(ledger, rows, currency)
-        # Earlier files of the same name went where this one goes, unless its digits came from
-        # elsewhere in it (Schwab's line above the header): two accounts' downloads share the name.
-        told_apart = named_by_digits is not None and named_by_digits[0] not in Path(source).name
-        found = held or digits or continued or runs_on or (
-            None if parsed.number or told_apart else _namesakes_account(ledger, source, file_format, currency, rows)
+        namesake = None if held or digits or continued or runs_on or parsed.number else _namesakes_account(
+            ledger, source, file_format, currency, rows
         )
+        if namesake and named_by_digits and re.search(rf"\d{{{LAST_DIGITS}}}", namesake["name"]):
+            # Earlier files of the same name went there; one named by other digits than this file's
+            # (Schwab's, from the line above the header) is another account whose downloads share the name.
+            namesake = namesake if named_by_digits[0] in namesake["name"] else None
+        found = held or digits or continued or runs_on or namesake
         if found:
             why = ("holds the rows it shares dates with" if held else "is numbered with the same last digits" if digits
                    else "holds its rows and the balance its running balance shows that day" if continued
