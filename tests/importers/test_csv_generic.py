@@ -752,6 +752,13 @@ def test_ing_netherlands_balance_after_each_row() -> None:
     assert [(t.amount, t.balance) for t in result.transactions] == [(-4520, 495480), (321000, 816480)]
 
 
+@pytest.mark.parametrize("mark", ["CR", "Cr.", "C", "Credit"])
+def test_a_card_that_marks_only_its_credits(mark: str) -> None:
+    result = parse_text(f'Date,Description,Amount\n03/11/2026,TESCO STORES,45.20\n04/11/2026,PAYMENT RECEIVED,"1,000.00 {mark}"\n'
+                        "05/11/2026,SHELL,60.00\n")
+    assert [t.amount for t in result.transactions] == [-4520, 100000, -6000] and result.accounts[0].type == "credit_card"
+
+
 def test_a_quoted_field_after_a_comma_and_a_space() -> None:
     result = parse_text('Date, Description, Amount\n2026-10-02, "REWE Markt, Filiale 12", -45.20\n2026-10-03, Netflix.com, -12.00\n')
     assert [(t.description, t.amount) for t in result.transactions] == [("REWE Markt, Filiale 12", -4520), ("Netflix.com", -1200)]
