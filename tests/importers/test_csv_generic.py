@@ -772,6 +772,9 @@ def test_apostrophes_group_francs_unless_the_amounts_are_in_dollars() -> None:
                         "05.11.2026,AMAZON.COM SEATTLE,-43.75,$48.90\n")  # a purchase's original in dollars: francs all the same
     assert abroad.accounts[0].currency == "CHF"
     assert [(t.original_amount, t.original_currency) for t in abroad.transactions][2] == (-4890, "USD")
+    dollars = parse_text("Date,Description,Amount (GBP),Original amount\n03/11/2026,QANTAS,-25.40,AU$ 48.90\n"
+                         '04/11/2026,OXXO,-52.10,"MX$1,250.00"\n05/11/2026,TIM HORTONS,-7.05,CA$12.00\n06/11/2026,STARBUCKS,-4.10,$5.25\n')
+    assert [t.original_currency for t in dollars.transactions] == ["AUD", "MXN", "CAD", "USD"]
 
 
 def test_a_dated_total_word_that_adds_nothing_up_is_a_purchase() -> None:

@@ -334,6 +334,19 @@ def test_letters_beside_digits_are_money_only_when_they_are_a_currency_code(tmp_
     assert [t.amount for t in parse_file(path).transactions] == [-1250, -310, 25000]
 
 
+def test_a_column_naming_a_currency_beside_one_naming_none_is_the_original_amount(tmp_path: Path) -> None:
+    path = tmp_path / "card.csv"
+    path.write_text("2026-11-03,CAFE DE FLORE PARIS,EUR 3.80,-4.42\n2026-11-04,UBER *TRIP PARIS,EUR 25.99,-30.21\n"
+                    "2026-11-05,FNAC PARIS,EUR 12.40,-14.41\n")
+    assert [t.amount for t in parse_file(path).transactions] == [-442, -3021, -1441]
+
+
+def test_whole_francs_beside_a_running_balance(tmp_path: Path) -> None:
+    path = tmp_path / "konto.csv"
+    path.write_text("03.11.2026;MIGROS ZUERICH;-45.–;1'234.50\n04.11.2026;LOHN ACME AG;5'210.–;6'444.50\n05.11.2026;COOP;-12.40;6'432.10\n")
+    assert [t.amount for t in parse_file(path).transactions] == [-4500, 521000, -1240]
+
+
 def test_a_column_naming_several_currencies_is_the_original_amount_not_the_accounts(tmp_path: Path) -> None:
     path = tmp_path / "card.csv"
     path.write_text("2026-11-03,STARBUCKS LONDON,GBP 3.80,-4.95\n2026-11-04,AMAZON.COM,USD 25.99,-25.99\n"

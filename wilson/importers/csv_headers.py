@@ -257,7 +257,9 @@ _PATTERNS = (
 _CURRENCY_IN_TEXT = re.compile(r"(?<![A-Z])([A-Z]{3})(?![A-Z])")
 # Symbols a money cell may carry (a bare `$` names no one currency); prefixed dollars before others.
 _SYMBOL_CURRENCY = (
-    ("US$", "USD"), ("R$", "BRL"), ("NZ$", "NZD"), ("A$", "AUD"), ("C$", "CAD"), ("HK$", "HKD"), ("S$", "SGD"), ("€", "EUR"),
+    # the longer names first: `CA$` holds `A$`
+    ("US$", "USD"), ("CA$", "CAD"), ("AU$", "AUD"), ("MX$", "MXN"), ("NT$", "TWD"), ("R$", "BRL"), ("NZ$", "NZD"), ("A$", "AUD"),
+    ("C$", "CAD"), ("HK$", "HKD"), ("S$", "SGD"), ("€", "EUR"),
     ("£", "GBP"), ("¥", "JPY"), ("₹", "INR"), ("₩", "KRW"), ("₺", "TRY"), ("zł", "PLN"), ("Kč", "CZK"),
     ("₪", "ILS"), ("₱", "PHP"), ("฿", "THB"), ("₫", "VND"), ("₦", "NGN"), ("RM", "MYR"), ("Rs", "INR"),
     ("円", "JPY"),  # Rakuten's `入出金(円)`

@@ -31,11 +31,11 @@ TYPE_REPEATS = 2  # a type column's values recur: it holds at most one distinct 
 # all: `2025 150` is two numbers, not one.
 _DIGITS = r"(?:\d+|\d{1,3}(?P<mark>[.,' \u00a0\u202f\u2009])\d{3}(?:(?P=mark)\d{3})*)"
 # A sign (U+2212 too) or parentheses before or after a symbol or currency code on either side
-# (`$-45.20`, `-45,20 EUR`, `45,20- €`, `$ (45.20)`), and a debit or credit mark after (`45.20 DR`,
-# `45.20 Cr.`, `45.20 D`: `DIRECTION_MARK`): how banks write amounts.
+# (`$-45.20`, `-45,20 EUR`, `45,20- €`, `$ (45.20)`), whole francs (`-45.–`), and a debit or credit
+# mark after (`45.20 DR`, `45.20 Cr.`, `45.20 D`: `DIRECTION_MARK`): how banks write amounts.
 _SIGN = r"[-+\u2212]"
 _MARK = r"(?:[$€£¥]|[A-Z]{3})"
-_MONEY = re.compile(rf"\(?{_SIGN}?\s*(?:{_MARK}\s*)?\(?{_SIGN}?\s*{_DIGITS}(?:[.,]\d{{1,3}})?-?\s*(?:{_MARK}\s*)?\)?-?")
+_MONEY = re.compile(rf"\(?{_SIGN}?\s*(?:{_MARK}\s*)?\(?{_SIGN}?\s*{_DIGITS}(?:[.,]\d{{1,3}}|[.,][-–])?-?\s*(?:{_MARK}\s*)?\)?-?")
 _CODE = re.compile(r"[A-Z]{3}")
 _DECIMALS = re.compile(r"[.,]\d\d(?!\d)")
 _SIGNED = re.compile(rf"\(|^{_SIGN}|{_SIGN}\s*\d|-$")
@@ -260,9 +260,9 @@ def _money_roles(columns: list[list[str]], money: list[int], whole: Sequence[int
     )
     if pair is not None:
         return _pair_roles(columns, money, *pair)
-    # A column naming several currencies (`GBP 3.80`, `USD 25.99`) holds foreign purchases'
-    # original amounts: the account's are in another, whatever the order.
-    full = sorted((i for i in money if _mostly(columns[i], len(columns[i]))), key=lambda i: _currencies_named(columns[i]) > 1)
+    # A column naming currencies (`EUR 3.80`, `USD 25.99`) beside one naming none, or naming
+    # several beside one naming one, holds foreign purchases' original amounts, whatever the order.
+    full = sorted((i for i in money if _mostly(columns[i], len(columns[i]))), key=lambda i: min(_currencies_named(columns[i]), 2))
     if not full:
         return {}
     # The amount is the first full column, unless a later one is what a balance column moves

@@ -161,13 +161,19 @@ def _text(value: object) -> str | None:
     return str(value) if value not in (None, "") else None
 
 
+_BARE_DOLLAR = re.compile(r"(?<![A-Za-z])\$")  # not `AU$`, `MX$`, `R$`
+_WRITTEN_WITH_DOLLARS = frozenset(("USD", "CAD", "AUD", "NZD", "SGD", "HKD", "MXN", "TWD", "CLP", "COP", "ARS"))
+
+
 def original_amount(raw: str, raw_currency: str, sep: str, amount, currency: str) -> tuple[int | None, str | None]:
     """Foreign-currency amount: the cell may carry its code (`12.50 USD`); the sign follows the row.
     None when it is in the row's own currency (Curve fills it on every row)."""
     if not raw or amount.__class__ is not int:
         return None, None
-    # A lone `$` names no one currency; beside an account in another, it is most likely the US dollar.
-    code = cell_currency(raw_currency) or cell_currency(raw) or ("USD" if "$" in raw else None)
+    # A lone `$` names no one currency; beside an account in a currency that is not written so
+    # (euros, francs), it is most likely the US dollar; beside one that is, it is most likely that one.
+    dollar = _BARE_DOLLAR.search(raw) is not None and currency.upper() not in _WRITTEN_WITH_DOLLARS
+    code = cell_currency(raw_currency) or cell_currency(raw) or ("USD" if dollar else None)
     if code == currency.upper():
         return None, None
     try:
