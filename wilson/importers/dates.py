@@ -134,9 +134,9 @@ def infer_date_format(
     headers, a currency outside North America), or with `known` the order the bank always writes
     (Chase's month first): then two rows on `01/04` and `02/04` are January and February, not
     two days in April; `recurring` whether its rows repeat the same payees, as a subscription's
-    monthly charges do, and `charges` each row's (date value, payee, amount), asked for only then; `named`
-    when the column's header says it holds dates, so a column of nothing but spreadsheet day
-    numbers is read as those.
+    monthly charges do, and `charges` each row's (date value, payee, amount), asked for only then;
+    `named` when the column's header says it holds dates, so a column of nothing but spreadsheet
+    day numbers is read as those.
     """
     ordered = [v for v in dict.fromkeys(v.strip() for v in values) if v]
     distinct = set(ordered)
@@ -203,11 +203,10 @@ def _weigh(other: list[date], hinted: list[date], monthly: bool) -> tuple[int, b
     decided for sure, or only made one reading likelier (the summary then says it was a guess).
 
     A reading that dates most rows after the day they can have been exported loses (a scheduled
-    payment or two may be dated ahead); one in date order
-    beats one that is not; of two in order, one over a far shorter stretch wins (`04/03, 01/03`: 3
-    days, not 3 months). A hinted reading that is one day of each month in a row stays when the
-    payees recur monthly (a subscription's charges), though the other reads as days in a row:
-    likelier, not sure.
+    payment or two may be dated ahead); one in date order beats one that is not; of two in order,
+    one over a far shorter stretch wins (`04/03, 01/03`: 3 days, not 3 months). A hinted reading
+    that is one day of each month in a row stays when the payees recur as subscriptions do
+    (`_paid_monthly`), though the other reads as days in a row: likelier, not sure.
     """
     horizon = date.today() + timedelta(days=FUTURE_GRACE_DAYS)
     ahead = [sum(day > horizon for day in reading) * 2 > len(reading) for reading in (other, hinted)]
