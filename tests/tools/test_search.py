@@ -79,6 +79,7 @@ def test_text_terms_quote_every_words_letters_and_keep_the_words_with_digits():
     assert text_terms('a "b" NEAR* c') == ('"a"* "b"* "NEAR"* "c"*', ())
     assert text_terms("check #1043") == ('"check"*', ("1043",))
     assert text_terms("7-Eleven 7eleven") == ('"Eleven"* "eleven"*', ("7", "7eleven"))
+    assert text_terms("3M_ _1") == ('"M"*', ("3M", "1"))  # the index splits words at `_` too
 
 
 def test_numbers_in_descriptions_are_found_though_the_index_leaves_digits_out(hard_books):

@@ -27,7 +27,7 @@ from wilson.money import exponent
 from wilson.tools.common import FLOW_SQL, Period, add_months, month_end, month_start, resolve_account, resolve_category
 from wilson.tools.registry import ToolError
 
-_WORD_RE = re.compile(r"\w+")
+_WORD_RE = re.compile(r"[^\W_]+")  # letters and digits: the index splits words at `_` too
 # A text holding a word without regard to case or accents, as the full-text index finds words: LIKE
 # ignores the case of ASCII letters at C speed; only a text with other characters (its UTF-8 longer
 # than its letters) is folded row by row in Python (`wilson.ledger.db.folded`), at many times the cost.
