@@ -187,7 +187,9 @@ def _import_file(
             if known and len(accounts) == 1 and not elsewhere:  # `--account` with a new name too: a typo for one the ledger has
                 opened = [a["id"] for a in changes.created]
                 if opened or outcome.added <= REPEATED_CHECK_MAX:
-                    summary.warnings += _repeated_elsewhere(ledger, outcome.batch_id, opened or [only_account], same_format=not opened)
+                    summary.warnings += _repeated_elsewhere(
+                        ledger, outcome.batch_id, outcome.added + outcome.pending_added, opened or [only_account], same_format=not opened
+                    )
             summary.warnings += _apply_balances(
                 ledger, balances, accounts | _idle_accounts(ledger, result, accounts, account), changes, not outcome.corrected
             )
@@ -717,12 +719,14 @@ def _strangers(overlap: tuple[str, int, int, int] | None, duplicates: int) -> li
 REPEATED_CHECK_MAX = 5_000  # new rows of an existing account checked against the others (a month's download, not a history)
 
 
-def _repeated_elsewhere(ledger: Ledger, batch_id: int, accounts: list[int], same_format: bool = False) -> list[str]:
+def _repeated_elsewhere(ledger: Ledger, batch_id: int, added: int, accounts: list[int], same_format: bool = False) -> list[str]:
     """The file's accounts whose new rows another account holds too (same day, amount and text): a
     renamed download sharing a few rows with its account, too few to recognise it by, whose shared
     rows are now in the ledger twice. One row says nothing (two cards both pay Netflix). For an
     account the file did not open (`same_format`), only another account that files of the same
-    format went into: one bank's download imported before the one that would have told them apart."""
+    format went into: one bank's download imported before the one that would have told them apart.
+    The batch's `added` rows are the table's last (no index leads with the batch): read by id, not
+    through the account's index (`+t.account_id`), which holds all of the account's rows."""
     formats = (" AND EXISTS (SELECT 1 FROM import_batches ob WHERE ob.account_id = a.id AND ob.undone_at IS NULL"
                " AND ob.format = (SELECT format FROM import_batches WHERE id = ?1))") if same_format else ""
     return [
@@ -731,10 +735,11 @@ def _repeated_elsewhere(ledger: Ledger, batch_id: int, accounts: list[int], same
         for row in ledger.query(  # one probe of the account/date index per new row and other account
             "SELECT n.name AS opened, a.name, COUNT(DISTINCT t.id) AS times FROM transactions t"
             " CROSS JOIN accounts a CROSS JOIN transactions o INDEXED BY transactions_account_posted JOIN accounts n ON n.id = t.account_id"
-            " WHERE t.batch_id = ?1 AND t.account_id IN (SELECT value FROM json_each(?2)) AND a.id NOT IN (SELECT value FROM json_each(?2))"
+            " WHERE t.id > (SELECT MAX(id) FROM transactions) - ?3 AND t.batch_id = ?1"
+            " AND +t.account_id IN (SELECT value FROM json_each(?2)) AND a.id NOT IN (SELECT value FROM json_each(?2))"
             f"{formats} AND o.account_id = a.id AND o.posted = t.posted AND o.fingerprint = t.fingerprint"
             " GROUP BY n.name, a.name HAVING COUNT(DISTINCT t.id) > 1",
-            (batch_id, json.dumps(accounts)),
+            (batch_id, json.dumps(accounts), added),
         )
     ]
 
