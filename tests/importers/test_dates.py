@@ -97,17 +97,21 @@ def test_the_monthly_reading_needs_each_recurring_payee_paid_monthly() -> None:
     """Two shops taking turns on `01/11` … `04/11` are four days of November, not each shop paid
     every other month; one subscription on the same dates is paid monthly."""
     values = ["01/11/2025", "02/11/2025", "03/11/2025", "04/11/2025"]
-    turns = list(zip(values, ["TFL", "PRET", "TFL", "PRET"], ["-2.80", "-5.45", "-2.80", "-5.45"]))
+    turns = list(zip(values, ["TFL", "PRET", "TFL", "PRET"]))
     assert infer_date_format(values, recurring=True, charges=lambda: turns).parse(values[1]) == date(2025, 11, 2)
-    monthly = [(value, "NETFLIX", "-9.99") for value in values]
+    monthly = [(value, "NETFLIX") for value in values]
     assert infer_date_format(values, recurring=True, charges=lambda: monthly).parse(values[1]) == date(2025, 2, 11)
-    skipped = [(value, "NETFLIX", "-9.99") for value in values[::2]] + [(value, "SPOTIFY", "-11.99") for value in values]  # a month paused
+    skipped = [(value, "NETFLIX") for value in values[::2]] + [(value, "SPOTIFY") for value in values]  # a month paused
     assert infer_date_format(values, recurring=True, charges=lambda: skipped).parse(values[1]) == date(2025, 2, 11)
-    groceries = [(value, "TESCO", f"-{day}.15") for day, value in enumerate(values, 20)]  # a shop of several amounts
-    assert infer_date_format(values, recurring=True, charges=lambda: groceries).parse(values[1]) == date(2025, 11, 2)
     week = ["01/11/2025", "02/11/2025", "03/11/2025", "04/11/2025", "05/11/2025", "06/11/2025"]
-    fares = list(zip(week, ["TFL", "TFL", "PRET", "PRET", "TFL", "TFL"], ["-2.80", "-2.80", "-5.45", "-5.45", "-2.80", "-2.80"]))
+    fares = list(zip(week, ["TFL", "TFL", "PRET", "PRET", "TFL", "TFL"]))
     assert infer_date_format(week, recurring=True, charges=lambda: fares).parse(week[4]) == date(2025, 11, 5)  # fares on and off
+    # A quarterly bill beside a monthly one, in a file that states its currency (pounds: day first)
+    firsts = [f"01/0{month}/2025" for month in range(1, 7)]
+    bills = [(day, "COUNCIL TAX") for day in firsts] + [(firsts[0], "WATER"), (firsts[3], "WATER")]
+    column = infer_date_format(firsts, day_first=True, recurring=True, charges=lambda: bills, stated=True)
+    assert column.parse(firsts[1]) == date(2025, 2, 1) and column.guessed
+    assert infer_date_format(firsts, day_first=True, recurring=True, charges=lambda: bills).parse(firsts[1]) == date(2025, 1, 2)
 
 
 def test_a_reading_that_dates_rows_after_today_loses(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -518,11 +518,6 @@ class _Conversion:
         """Column names for messages (`line 4, column Amount`); a file without a header numbers them."""
         return [n.strip() for n in self.header] or [str(i) for i in range(1, self.width + 1)]
 
-    def _charges(self, date_index: int, descriptions: list[str]) -> Iterable[tuple[str, str, tuple[str, ...]]]:
-        """Each row's date cell, description and money cells, for telling a subscription's monthly
-        charges from a week of days (`dates.infer_date_format`)."""
-        return zip(self.columns[date_index], descriptions, zip(*(self.columns[i] for i in self.money_cols)))
-
     @cached_property
     def money_cols(self) -> list[int]:
         return [i for i in (self.layout.single.get(r) for r in ("amount", "debit", "credit")) if i is not None]
@@ -686,6 +681,7 @@ class _Conversion:
         if day_first is None:
             # Only North America writes month first; a file in pounds or euros is day-first.
             day_first = european or seps.get("amount", seps.get("debit")) == "," or currency not in _MONTH_FIRST
+        stated = european or seps.get("amount", seps.get("debit")) == "," or not self.currency_guessed  # else a default's hint
         for i in layout.dates:  # Schwab: `03/05/2025 as of 03/04/2025`, booked on the first
             if any(map(_AS_OF.search, self.columns[i][:1000])):
                 self.columns[i] = per_distinct(partial(_AS_OF.sub, ""), self.columns[i])
@@ -695,7 +691,9 @@ class _Conversion:
         recurring = len(set(descriptions)) * 2 <= len(descriptions)  # the same payees month after month
         known = options.day_first is not None  # a bank's own order, not a guess from the file
         date_cols = [
-            (i, infer_date_format(distinct_dates[i], day_first, recurring, known, named=True, charges=partial(self._charges, i, descriptions)))
+            (i, infer_date_format(
+                distinct_dates[i], day_first, recurring, known, named=True, charges=partial(zip, self.columns[i], descriptions), stated=stated,
+            ))
             for i in layout.dates
         ]
         if any(column.format is DAY_NUMBER for _, column in date_cols):

@@ -125,7 +125,7 @@ FUTURE_GRACE_DAYS = 7  # an export lists little dated later than this after the 
 
 def infer_date_format(
     values: Iterable[str], day_first: bool = False, recurring: bool = True, known: bool = False, named: bool = False,
-    charges: Callable[[], Iterable[tuple[str, str, object]]] | None = None,
+    charges: Callable[[], Iterable[tuple[str, str]]] | None = None, stated: bool = False,
 ) -> DateColumn:
     """The format that reads the most distinct values; when every value fits both day/month orders,
     the reading that keeps the file in date order over a short stretch, else the hinted order.
@@ -134,9 +134,10 @@ def infer_date_format(
     headers, a currency outside North America), or with `known` the order the bank always writes
     (Chase's month first): then two rows on `01/04` and `02/04` are January and February, not
     two days in April; `recurring` whether its rows repeat the same payees, as a subscription's
-    monthly charges do, and `charges` each row's (date value, payee, amount), asked for only then;
-    `named` when the column's header says it holds dates, so a column of nothing but spreadsheet
-    day numbers is read as those.
+    monthly charges do, and `charges` each row's (date value, payee), asked for only then; `named`
+    when the column's header says it holds dates, so a column of nothing but spreadsheet day
+    numbers is read as those; `stated` when the file itself gives the hint (its currency, a
+    European layout) rather than a default: then recurring payees will do for the monthly reading.
     """
     ordered = [v for v in dict.fromkeys(v.strip() for v in values) if v]
     distinct = set(ordered)
@@ -157,7 +158,8 @@ def infer_date_format(
             other_dates = {v: other.parse(v) for v in ordered}
             if other_dates == best_dates or known:  # `05/05/2021`: both orders agree
                 return DateColumn(best, best_dates)
-            monthly = recurring and _paid_monthly(best_dates, charges)
+            # A file that states the hint (its currency) needs no more than payees that recur; a default hint, payees paid as subscriptions are.
+            monthly = recurring and (stated or _paid_monthly(best_dates, charges))
             readings = [other_dates[v] for v in ordered], [best_dates[v] for v in ordered]
             weight, sure = _weigh(*readings, monthly) if len(ordered) > 1 else (0, False)
             if weight > 0:
@@ -170,26 +172,26 @@ def infer_date_format(
     return DateColumn(best, best_dates)
 
 
-def _paid_monthly(reading: dict[str, date], charges: Callable[[], Iterable[tuple[str, str, object]]] | None) -> bool:
-    """Whether the payees that recur do so as subscriptions in `reading` (`_a_subscription`), and
-    some payee in months in a row. A week of a commuter's fares and groceries, or two shops taking
-    turns, has payees of several amounts, or paid on and off, or none paid month after month."""
+def _paid_monthly(reading: dict[str, date], charges: Callable[[], Iterable[tuple[str, str]]] | None) -> bool:
+    """Whether the payees that recur do so as subscriptions and standing orders in `reading`, each
+    on one day of the month, a month skipped at most, and some payee in months in a row. A week of
+    a commuter's fares and groceries, or two shops taking turns, has payees paid on and off, or
+    none paid month after month."""
     if charges is None:
         return True
-    paid: dict[str, set[tuple[date, object]]] = {}
-    for value, payee, amount in charges():
+    days_by_payee: dict[str, set[date]] = {}
+    for value, payee in charges():
         day = reading.get(value.strip())
         if day is not None:
-            paid.setdefault(payee, set()).add((day, amount))
-    recurring = [sorted(payments, key=lambda payment: payment[0]) for payments in paid.values() if len(payments) > 1]
-    return all(map(_a_subscription, recurring)) and any(_consecutive_months([day for day, _ in payments]) for payments in recurring)
+            days_by_payee.setdefault(payee, set()).add(day)
+    recurring = [sorted(days) for days in days_by_payee.values() if len(days) > 1]
+    return all(map(_monthly_with_a_gap, recurring)) and any(map(_consecutive_months, recurring))
 
 
-def _a_subscription(payments: list[tuple[date, object]]) -> bool:
-    """One amount on one day of the month, a month skipped at most (`payments` in date order)."""
-    days = [day for day, _ in payments]
+def _monthly_with_a_gap(days: list[date]) -> bool:
+    """One day of the month, a month skipped at most (`days` in order)."""
     span = (days[-1].year - days[0].year) * 12 + days[-1].month - days[0].month + 1
-    return len({day.day for day in days}) == 1 and len({amount for _, amount in payments}) == 1 and span - len(days) <= 1
+    return len({day.day for day in days}) == 1 and span - len(days) <= 1
 
 
 def _consecutive_months(days: list[date]) -> bool:
@@ -204,9 +206,9 @@ def _weigh(other: list[date], hinted: list[date], monthly: bool) -> tuple[int, b
 
     A reading that dates most rows after the day they can have been exported loses (a scheduled
     payment or two may be dated ahead); one in date order beats one that is not; of two in order,
-    one over a far shorter stretch wins (`04/03, 01/03`: 3 days, not 3 months). A hinted reading
-    that is one day of each month in a row stays when the payees recur as subscriptions do
-    (`_paid_monthly`), though the other reads as days in a row: likelier, not sure.
+    one over a far shorter stretch wins (`04/03, 01/03`: 3 days, not 3 months), unless the hinted
+    reading is one day of each month in a row and the payees recur `monthly` (a savings account's
+    interest and standing order on the 1st): then the hint stands, likelier, not sure.
     """
     horizon = date.today() + timedelta(days=FUTURE_GRACE_DAYS)
     ahead = [sum(day > horizon for day in reading) * 2 > len(reading) for reading in (other, hinted)]
@@ -216,10 +218,10 @@ def _weigh(other: list[date], hinted: list[date], monthly: bool) -> tuple[int, b
     if in_order[0] != in_order[1]:
         return (1 if in_order[0] else -1), True
     days = sorted(set(hinted))
-    if monthly and _consecutive_months(days):
-        return -1, False
     spans = (max(other) - min(other)).days, (days[-1] - days[0]).days
     weight = 1 if spans[0] * 4 < spans[1] else -1 if spans[1] * 4 < spans[0] else 0
+    if monthly and _consecutive_months(days):
+        return -1, weight == -1
     return weight, weight != 0
 
 

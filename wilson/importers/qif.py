@@ -71,7 +71,7 @@ def _date_order(lines: list[str]) -> str:
     (a day over 12; else the order that keeps them close and in sequence, unless the rows repeat
     their payees month after month), else by separator (Quicken writes month first)."""
     dates, payees, charges, dots = [], [], [], 0
-    day = payee = amount = None
+    day = payee = None
     for line in lines:
         upper = line.strip().upper()
         if upper in ("!OPTION:MDY", "!OPTION:DMY"):
@@ -79,12 +79,10 @@ def _date_order(lines: list[str]) -> str:
         if line.startswith("P"):
             payee = _LETTERS.sub("", upper[1:])  # a transfer's own confirmation number says nothing
             payees.append(payee)
-        elif line.startswith("T"):
-            amount = line[1:].strip()
         elif line.startswith("^"):
             if day is not None and payee is not None:
-                charges.append((day, payee, amount))
-            day = payee = amount = None
+                charges.append((day, payee))
+            day = payee = None
         if not line.startswith("D"):
             continue
         m = _DATE.fullmatch(line[1:].strip())
@@ -96,7 +94,7 @@ def _date_order(lines: list[str]) -> str:
     if not dates:
         return "MDY"
     recurring = len(set(payees)) * 2 <= len(payees)  # a subscription's charges on one day of each month
-    column = infer_date_format(dates, day_first=bool(dots), recurring=recurring, charges=lambda: charges)
+    column = infer_date_format(dates, day_first=bool(dots), recurring=recurring, charges=lambda: charges, stated=bool(dots))
     return "DMY" if column.format is DMY else "MDY"
 
 
