@@ -1743,6 +1743,10 @@ def test_next_month_of_a_card_that_writes_charges_positive_is_read_as_charges(tm
             "06/25/2024,PAYROLL ACME CORP,2345.67\n06/26/2024,STARBUCKS STORE 05421,-5.75\n06/28/2024,RENT PAYMENT,-1200.00\n"
         )))
         assert bank.format == "generic_csv" and [r["amount"] for r in rows(ledger, "posted >= '2024-06-01'")] == [234567, -575, -120000]
+        (tmp_path / "bank2").mkdir()
+        deposits = write(tmp_path / "bank2", "activity.csv", "07/02/2024,MOBILE DEPOSIT REF 1234,1200.00\n07/05/2024,ZELLE FROM JOHN,50.00\n"
+                         "07/08/2024,STARBUCKS,-5.75\n07/10/2024,RENT,-1200.00\n")
+        assert import_file(ledger, deposits).format == "generic_csv"
         assert [r["amount"] for r in rows(ledger, "description = 'ACME PAYROLL'")] == [250000] * 3
 
 

@@ -243,14 +243,20 @@ def _card_awaiting(ledger: Ledger, result: ParseResult, named: str | None, sourc
                   " if they are charges, undo and import with --format card_csv")
 
 
-# Money in only a bank account gets: a card's charges are never someone's pay.
-_PAY = re.compile(r"payroll|salary|salaries|wages|direct dep|gehalt|\blohn\b|salaire|n[oó]mina|stipendio", re.IGNORECASE)
+# Money in only a bank account gets: a card's charges are never someone's pay, a deposit, interest
+# earned or a Zelle payment received (a card charges interest, and a hotel's security deposit).
+_PAY = re.compile(
+    r"payroll|salary|salaries|wages|direct dep|(?<!security )\bdeposit|zelle (?:payment )?from|interest (?:paid|earned|payment)"
+    r"|soc sec|ssa treas|treas 310|ach credit|gehalt|\blohn\b|salaire|n[oó]mina|stipendio",
+    re.IGNORECASE,
+)
 
 
 def _bank_like(result: ParseResult) -> bool:
-    """Whether the file's money in includes pay: then it is not the next download of a card that
-    writes its charges positive, whose positive rows are charges (interest, a balance transfer, a
-    Venmo payment), but another bank's file going by the same generic name (a second `transactions.csv`)."""
+    """Whether the file's money in includes pay or deposits: then it is not the next download of a
+    card that writes its charges positive, whose positive rows are charges (interest, a balance
+    transfer, a Venmo payment), but another bank's file going by the same generic name (a second
+    `transactions.csv`)."""
     rows = ParsedRows.of(result.transactions)
     return any(
         amount > 0 and _PAY.search(text) for amount, text in zip(rows.column("amount")[:CARD_SAMPLE], rows.column("description"))
