@@ -554,11 +554,18 @@ def test_a_second_account_of_one_bank_is_named_by_the_digits_its_file_carries(tm
 
 
 def test_next_months_schwab_download_follows_the_first_one_imported_with_account(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    name, text = SECOND_ACCOUNTS["schwab_checking"]
+    """Its running balance carries on from that account's: the same account. Another account's
+    download of the same name, whose balance does not, opens its own."""
+    name, march = SECOND_ACCOUNTS["schwab_checking"]
+    april = march.split('"03/28')[0] + '"04/28/2025","Posted","ATM","","SHELL","$20.00","","$980.00"\n'
+    other = march.replace("$1,000.00", "$500.00").replace("$1,005.75", "$505.75")
     with Ledger() as ledger:
-        for month, account in (("03", "My Schwab"), ("04", None)):
-            folder = tmp_path / month
-            folder.mkdir()
-            path = folder / name
-            path.write_text(text.format(n="4321").replace("03/", f"{month}/"))
-            assert import_file(ledger, path, account=account).accounts == ["My Schwab"]
+        for folder, text, number, account, expected in (
+            ("mar", march, "4321", "My Schwab", "My Schwab"), ("apr", april, "4321", None, "My Schwab"),
+            ("other", other, "8765", None, "Schwab Checking …8765"),
+        ):
+            (tmp_path / folder).mkdir()
+            path = tmp_path / folder / name
+            path.write_text(text.format(n=number))
+            assert import_file(ledger, path, account=account).accounts == [expected]
+        assert ledger.scalar("SELECT COUNT(*) FROM transactions WHERE amount = -575") == 2

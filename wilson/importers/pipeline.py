@@ -427,10 +427,16 @@ def _account_for(
         namesake = None if held or digits or continued or runs_on or parsed.number else _namesakes_account(
             ledger, source, file_format, currency, rows
         )
-        if namesake and named_by_digits and re.search(rf"\d{{{LAST_DIGITS}}}", namesake["name"]):
-            # Earlier files of the same name went there; one named by other digits than this file's
-            # (Schwab's, from the line above the header) is another account whose downloads share the name.
-            namesake = namesake if named_by_digits[0] in namesake["name"] else None
+        if namesake and named_by_digits and named_by_digits[0] not in Path(source).name:
+            # Earlier files of the same name went there, but this one's digits come from inside it
+            # (Schwab's line above the header): two accounts' downloads share the name. An account
+            # named by its digits is this one only by the same digits; one named otherwise (by
+            # `--account`) only when this file's running balance carries on from its balance.
+            if re.search(rf"\d{{{LAST_DIGITS}}}", namesake["name"]):
+                namesake = namesake if named_by_digits[0] in namesake["name"] else None
+            else:
+                carried = _balance_continued(ledger, rows, currency) or _balance_runs_on(ledger, rows, currency)
+                namesake = namesake if carried and carried["id"] == namesake["id"] else None
         found = held or digits or continued or runs_on or namesake
         if found:
             why = ("holds the rows it shares dates with" if held else "is numbered with the same last digits" if digits
