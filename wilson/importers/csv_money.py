@@ -170,14 +170,17 @@ def original_amount(raw: str, raw_currency: str, sep: str, amount, currency: str
     None when it is in the row's own currency (Curve fills it on every row)."""
     if not raw or amount.__class__ is not int:
         return None, None
-    # A lone `$` names no one currency; beside an account in a currency that is not written so
-    # (euros, francs), it is most likely the US dollar; beside one that is, it is most likely that one.
-    dollar = _BARE_DOLLAR.search(raw) is not None and currency.upper() not in _WRITTEN_WITH_DOLLARS
-    code = cell_currency(raw_currency) or cell_currency(raw) or ("USD" if dollar else None)
+    code = cell_currency(raw_currency) or cell_currency(raw)
     if code == currency.upper():
         return None, None
     try:
         value = abs(minor(raw, sep, exponent(code), code))
     except AmountError:
         return None, None
+    if code is None and _BARE_DOLLAR.search(raw):
+        # A lone `$` names no one currency: beside an account written in dollars, the account's own
+        # when it is the row's amount, else (and beside euros, francs) most likely the US dollar.
+        if currency.upper() in _WRITTEN_WITH_DOLLARS and value == abs(amount):
+            return None, None
+        code = None if currency.upper() == "USD" else "USD"
     return (-value if amount < 0 else value), code
