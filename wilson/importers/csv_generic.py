@@ -678,10 +678,11 @@ class _Conversion:
         seps = {r: self._separator(i, european, thousandths) for r, i in single.items() if r in MONEY_ROLES}
         currency = self._currency(european or "," in seps.values())
         day_first = options.day_first
+        written_european = european or seps.get("amount", seps.get("debit")) == ","
         if day_first is None:
             # Only North America writes month first; a file in pounds or euros is day-first.
-            day_first = european or seps.get("amount", seps.get("debit")) == "," or currency not in _MONTH_FIRST
-        stated = european or seps.get("amount", seps.get("debit")) == "," or not self.currency_guessed  # else a default's hint
+            day_first = written_european or currency not in _MONTH_FIRST
+        stated = written_european or not self.currency_guessed  # the file's own hint, not a default's
         for i in layout.dates:  # Schwab: `03/05/2025 as of 03/04/2025`, booked on the first
             if any(map(_AS_OF.search, self.columns[i][:1000])):
                 self.columns[i] = per_distinct(partial(_AS_OF.sub, ""), self.columns[i])

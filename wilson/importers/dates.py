@@ -158,7 +158,8 @@ def infer_date_format(
             other_dates = {v: other.parse(v) for v in ordered}
             if other_dates == best_dates or known:  # `05/05/2021`: both orders agree
                 return DateColumn(best, best_dates)
-            # A file that states the hint (its currency) needs no more than payees that recur; a default hint, payees paid as subscriptions are.
+            # With a hint the file states, payees that recur will do; with a default's, they must be
+            # paid as subscriptions are.
             monthly = recurring and (stated or _paid_monthly(best_dates, charges))
             readings = [other_dates[v] for v in ordered], [best_dates[v] for v in ordered]
             weight, sure = _weigh(*readings, monthly) if len(ordered) > 1 else (0, False)
