@@ -243,11 +243,13 @@ def _card_awaiting(ledger: Ledger, result: ParseResult, named: str | None, sourc
                   " if they are charges, undo and import with --format card_csv")
 
 
-# Money in only a bank account gets: a card's charges are never someone's pay, a deposit, interest
-# earned or a Zelle payment received (a card charges interest, and a hotel's security deposit).
+# Money in only a bank account gets: a card's charges are never someone's pay, a deposit at the
+# bank, interest earned or a Zelle payment received (a card charges interest, and a hotel's or an
+# Airbnb's deposit).
 _PAY = re.compile(
-    r"payroll|salary|salaries|wages|direct dep|(?<!security )\bdeposit|zelle (?:payment )?from|interest (?:paid|earned|payment)"
-    r"|soc sec|ssa treas|treas 310|ach credit|gehalt|\blohn\b|salaire|n[oó]mina|stipendio",
+    r"payroll|salary|salaries|wages|direct dep|(?:mobile|remote|online|atm|branch|cash|check|counter|e)[\s-]*deposit|deposit from"
+    r"|zelle (?:payment )?from|interest (?:paid|earned|payment)|soc sec|ssa treas|treas 310|ach credit"
+    r"|gehalt|\blohn\b|salaire|n[oó]mina|stipendio",
     re.IGNORECASE,
 )
 
