@@ -31,9 +31,7 @@ _CODE_RE = re.compile(
     r"^(?:[A-Z]{3}|[A-Z]{2}\$|kr\.?|Kč|zł|Ft|Fr\.?|R\$|sFr\.?|RM|Rs\.?)\s*|\s*(?:[A-Z]{3}|kr\.?|Kč|zł|Ft|Fr\.?|RM|Rs\.?)$"
 )
 _WHOLE_SWISS = re.compile(r"\d[.,][-–]$")
-# A debit or credit mark after the number: `45.20 DR`, `45.20Cr.`, `45.20 D`, `2,100.00 Credit`
-# (not the `D` of a code such as `USD`).
-DIRECTION_MARK = re.compile(r"\s*(?<![A-Za-z])(?P<mark>debit|credit|dr|cr|d|c)\.?$", re.IGNORECASE)
+_DIRECTION_MARK = re.compile(r"\s*(?<![A-Za-z])(?P<mark>debit|credit|dr|cr|d|c)\.?$", re.IGNORECASE)
 _NUMBER_RE = re.compile(r"^(?:\d+(?:\.\d*)?|\.\d+)$")
 _GROUPED = re.compile(r"\d{1,3}(?: \d{3})+|\d{1,2}(?: \d{2})* \d{3}")  # thousands, or lakhs (`1,23,456`)
 _SPACES = str.maketrans("", "", " \u00a0\u202f\u2009\t")
@@ -92,6 +90,16 @@ def _groups_thousands(text: str, mark: str) -> bool:
     return all(_GROUPED.fullmatch(number.replace(mark, " ")) for number in numbers if mark in number)
 
 
+def direction_mark(text: str) -> tuple[str, str | None]:
+    """The text without the debit or credit mark after its number, and the mark: `D` or `C` for
+    `45.20 DR`, `45.20Cr.`, `45.20 D`, `2,100.00 Credit`, None when it has none (nor is the `D` of
+    a code such as `USD` one)."""
+    marked = _DIRECTION_MARK.search(text)
+    if marked and marked.start():
+        return text[: marked.start()], marked["mark"][0].upper()
+    return text, None
+
+
 def parse_amount(text: str, decimal_sep: str | None = None) -> Decimal:
     """Parse a bank-export amount to an exact `Decimal`.
 
@@ -104,9 +112,9 @@ def parse_amount(text: str, decimal_sep: str | None = None) -> Decimal:
     if not s:
         raise AmountError("empty amount")
     negative, signs = False, 0  # one sign at most: `--5` or `(-5)` is a typo, not a credit
-    marked = DIRECTION_MARK.search(s)
-    if marked and marked.start():
-        s, negative, signs = s[: marked.start()], marked["mark"][0] in "dD", 1
+    s, mark = direction_mark(s)
+    if mark:
+        negative, signs = mark == "D", 1
     s = s.strip()
     s = s.replace("\u2212", "-").strip()
     for _ in range(3):  # symbols, signs and parentheses in either order: `-$5`, `$-5`, `5 €-`, `$ (5)`

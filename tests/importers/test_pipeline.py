@@ -1733,7 +1733,7 @@ def test_next_month_of_a_card_that_writes_charges_positive_is_read_as_charges(tm
         assert [r["amount"] for r in rows(ledger, "posted >= '2024-04-01'")] == [6000, -1549, 12809]
         (tmp_path / "may").mkdir()  # charges whose words money in has too: still the card's
         may = write(tmp_path / "may", "activity.csv", "05/02/2024,BALANCE TRANSFER,2500.00\n05/14/2024,INTEREST CHARGE ON PURCHASES,18.22\n"
-                    "05/20/2024,MARRIOTT HOTEL DEPOSIT,150.00\n")
+                    "05/20/2024,MARRIOTT HOTEL DEPOSIT,150.00\n05/22/2024,STORAGE SECURE DEPOSIT,80.00\n")
         assert import_file(ledger, may).format == "card_csv"
         savings = import_file(ledger, write(tmp_path, "savings.csv", (
             "02/01/2024,ACME PAYROLL,2500.00\n02/15/2024,ACME PAYROLL,2500.00\n03/01/2024,ACME PAYROLL,2500.00\n"

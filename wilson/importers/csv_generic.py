@@ -34,7 +34,7 @@ from wilson.importers.model import (
     ACCOUNT_TYPES, CARD_NAME, ImportRefused, ParsedAccount, ParsedRows, ParseResult, ParsedSplit, RowError, lines_named, name_from_file,
     payee_of, per_distinct, squeeze, type_named,
 )
-from wilson.money import DIRECTION_MARK, exponent, guess_decimal_separator
+from wilson.money import direction_mark, exponent, guess_decimal_separator
 
 MAX_ROW_CHARS = 64 * 1024
 _DATE_SHAPE = re.compile(r"\d{1,4}([./-])\d{1,2}\1\d{1,4}")  # `23.11.2026`, `2026-11-23`: no amount
@@ -55,12 +55,6 @@ CARD_PAYMENT_WORDS = re.compile(
     r"betaling ontvangen|pagamento ricevuto|zahlung.{0,3}danke|danke f(?:ü|ue)r ihre zahlung",
     re.I,
 )
-
-
-def _mark(cell: str) -> str | None:
-    """`C` for a cell marked a credit (`500.00 CR`, `500.00 Cr.`, `500.00 C`), `D` for a debit, else None."""
-    marked = DIRECTION_MARK.search(cell.strip())
-    return marked["mark"][0].upper() if marked and marked.start() else None
 
 
 def _unexplained(amounts: list, descriptions: list[str]) -> bool:
@@ -1030,12 +1024,12 @@ class _Conversion:
         """Where only credits carry a mark (`£500.00 CR`) and nothing else is signed, the rest are
         debits: a card statement's way (a bank's marks its debits too, or signs them)."""
         sample = [v.strip().upper() for v in self._column(self.layout.single.get("amount"), 400)]
-        marks = [_mark(v) for v in sample]
+        marks = [direction_mark(v)[1] for v in sample]
         if "C" not in marks or "D" in marks or any(v.endswith("-") or v.startswith("-") or "(" in v or " -" in v for v in sample):
             return None
         self.card = "only the credits are marked CR: read as a card statement"
         return [
-            -abs(amount) if amount.__class__ is int and _mark(cell) != "C" else amount
+            -abs(amount) if amount.__class__ is int and direction_mark(cell.strip())[1] != "C" else amount
             for amount, cell in zip(amounts, cells)
         ]
 

@@ -22,7 +22,7 @@ from wilson.importers.csv_headers import MONEY_ROLES, classify, currency_code
 from wilson.importers.csv_layout import Head, head_of, layout_from_roles, sniff
 from wilson.importers.dates import infer_date_format
 from wilson.importers.model import ImportRefused, ParseResult
-from wilson.money import DIRECTION_MARK, AmountError, exponent, guess_decimal_separator, parse_amount
+from wilson.money import AmountError, direction_mark, exponent, guess_decimal_separator, parse_amount
 
 MIN_ROWS_AGREEING = 0.8  # share of the table's first rows that must have the common width
 MOSTLY = 0.9  # share of a column's cells that must read as its role (a bad row is then a row error)
@@ -32,7 +32,7 @@ TYPE_REPEATS = 2  # a type column's values recur: it holds at most one distinct 
 _DIGITS = r"(?:\d+|\d{1,3}(?P<mark>[.,' \u00a0\u202f\u2009])\d{3}(?:(?P=mark)\d{3})*)"
 # A sign (U+2212 too) or parentheses before or after a symbol or currency code on either side
 # (`$-45.20`, `-45,20 EUR`, `45,20- €`, `$ (45.20)`), whole francs (`-45.–`), and a debit or credit
-# mark after (`45.20 DR`, `45.20 Cr.`, `45.20 D`: `DIRECTION_MARK`): how banks write amounts.
+# mark after (`45.20 DR`, `45.20 Cr.`, `45.20 D`: `direction_mark`): how banks write amounts.
 _SIGN = r"[-+\u2212]"
 _MARK = r"(?:[$€£¥]|[A-Z]{3})"
 _MONEY = re.compile(rf"\(?{_SIGN}?\s*(?:{_MARK}\s*)?\(?{_SIGN}?\s*{_DIGITS}(?:[.,]\d{{1,3}}|[.,][-–])?-?\s*(?:{_MARK}\s*)?\)?-?")
@@ -204,7 +204,7 @@ def _recurring(cells: list[str]) -> bool:
 
 def _signed(cell: str) -> bool:
     """A sign, parentheses or a debit or credit mark, which amounts carry and ids and counts never do."""
-    return _SIGNED.search(cell) is not None or DIRECTION_MARK.search(cell) is not None
+    return _SIGNED.search(cell) is not None or direction_mark(cell)[1] is not None
 
 
 def _currencies_named(cells: list[str]) -> int:
@@ -214,8 +214,7 @@ def _currencies_named(cells: list[str]) -> int:
 def _money(cell: str) -> bool:
     """Whether a cell reads as an amount; letters beside it must be a currency's code (`REF 1234` is not
     money) or a debit or credit mark."""
-    marked = DIRECTION_MARK.search(cell)
-    number = cell[: marked.start()] if marked and marked.start() else cell
+    number = direction_mark(cell)[0]
     return _MONEY.fullmatch(number) is not None and all(map(currency_code, _CODE.findall(number)))
 
 

@@ -247,7 +247,7 @@ def _card_awaiting(ledger: Ledger, result: ParseResult, named: str | None, sourc
 # bank, interest earned or a Zelle payment received (a card charges interest, and a hotel's or an
 # Airbnb's deposit).
 _PAY = re.compile(
-    r"payroll|salary|salaries|wages|direct dep|(?:mobile|remote|online|atm|branch|cash|check|counter|e)[\s-]*deposit|deposit from"
+    r"payroll|salary|salaries|wages|direct dep|\b(?:mobile|remote|online|atm|branch|cash|check|counter|e)[\s-]*deposit|deposit from"
     r"|zelle (?:payment )?from|interest (?:paid|earned|payment)|soc sec|ssa treas|treas 310|ach credit"
     r"|gehalt|\blohn\b|salaire|n[oó]mina|stipendio",
     re.IGNORECASE,
