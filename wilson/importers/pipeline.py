@@ -29,7 +29,7 @@ from wilson.importers.model import (
 from wilson.ledger import Ledger
 from wilson.ledger.account_changes import AccountChanges, note_account_changes
 from wilson.ledger.bulk import is_bulk
-from wilson.ledger.imports import SHARED_SPAN_DAYS, BatchRecord, ImportOutcome, record_import
+from wilson.ledger.imports import SHARED_SPAN_DAYS, BatchRecord, ImportOutcome, posted_span, record_import
 from wilson.ledger.iso_dates import days, shift
 from wilson.ledger.new_rows import NewRows
 from wilson.money import format_minor
@@ -689,7 +689,7 @@ def _overlap(ledger: Ledger, accounts: dict[str, dict], rows: NewRows, known: se
         return None
     # The days both cover: from the later first day to the earlier last (a file of two rows covers
     # the days between them, though it has none on the days the account has rows).
-    since, until = ledger.conn.execute("SELECT MIN(posted), MAX(posted) FROM transactions WHERE account_id = ?", (account["id"],)).fetchone()
+    since, until = posted_span(ledger, account["id"])
     if since is None:
         return None
     first, last = max(min(booked), since), min(max(booked), until)

@@ -15,7 +15,8 @@ import sqlite3
 from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain, islice
+from itertools import chain, compress, islice
+from operator import not_
 from typing import Callable, Sequence
 
 from wilson.ledger.aggregates import add_rows, split_triggers_dropped
@@ -146,7 +147,7 @@ def _new_positions(ledger: Ledger, window: tuple[int, str, str], rows: NewRows) 
     existing_fps.update(_replaced_fingerprints(ledger, account_id))
     existing_fps.update(chain.from_iterable(_plain_rows(
         ledger.conn, "SELECT fingerprint FROM deleted_rows WHERE account_id = ? AND posted BETWEEN ? AND ?", window)))
-    fresh = [i for i, fp in enumerate(rows.fingerprint) if fp not in existing_fps]
+    fresh = list(compress(range(len(rows)), map(not_, map(existing_fps.__contains__, rows.fingerprint))))  # C-level over 100k
     if fresh and rows.bank_id.count(None) < len(rows):
         fresh = _not_held_by_bank_id(ledger, window, rows, fresh, taken)
     relisted = _relisted_days(rows, fresh) if held_in_window and 0 < len(fresh) < len(rows) else None
@@ -215,9 +216,7 @@ def _not_moved(
     # statements share the day or two at their boundary, where the next one's row of the same
     # amount at the same shop on another day is another purchase. On the same day, a text cut or
     # extended is the same row (the card's QFX cuts its CSV's names at 32 characters).
-    since, until = ledger.conn.execute(
-        "SELECT MIN(posted), MAX(posted) FROM transactions WHERE account_id = ? AND posted BETWEEN ? AND ?", window
-    ).fetchone()
+    since, until = posted_span(ledger, *window)
     overlapping = relisted is not None or (since is not None and days(until, since) > SHARED_SPAN_DAYS)
 
     def moved(seen: tuple[str, str, int], posted: str, description: str) -> bool:
@@ -248,13 +247,22 @@ def _not_moved(
     return fresh
 
 
+def posted_span(ledger: Ledger, account_id: int, low: str = "0000-00-00", high: str = "9999-99-99") -> tuple[str | None, str | None]:
+    """The account's first and last day between `low` and `high`: each end one probe of its index,
+    where `MIN(posted), MAX(posted)` in one query read all of the account's entries."""
+    bounds = "FROM transactions WHERE account_id = ?1 AND posted BETWEEN ?2 AND ?3"
+    return ledger.conn.execute(f"SELECT (SELECT MIN(posted) {bounds}), (SELECT MAX(posted) {bounds})", (account_id, low, high)).fetchone()
+
+
 def _relisted_days(rows: NewRows, fresh: Sequence[int]) -> tuple[str, str] | None:
     """The first and last day of the file's posted rows the account already holds (all but `fresh`,
     by fingerprint or bank id): between them the file lists the account's days again, so a held row
     there that it leaves out was changed or withdrawn. Consecutive statements share no rows, and a
     file sharing none says nothing of the account's rows."""
-    new = set(fresh)
-    held = [day for i, (day, pending) in enumerate(zip(rows.posted, rows.pending)) if not pending and i not in new]
+    booked = list(map(not_, rows.pending))
+    for i in fresh:
+        booked[i] = False
+    held = list(compress(rows.posted, booked))
     return (min(held), max(held)) if held else None
 
 
