@@ -34,8 +34,7 @@ _SPLIT_INSERT_TRIGGERS = ("monthly_flows_split_insert_before", "monthly_flows_sp
 Parts = Mapping[int, Sequence[tuple[int, int | None]]]  # a row's split parts by position: (amount, category)
 
 
-def add_rows(
-    conn: sqlite3.Connection,
+def monthly_groups(
     posted: Sequence[str],
     account_id: Sequence[int],
     category_id: Sequence[int | None],
@@ -44,8 +43,10 @@ def add_rows(
     pending: Sequence[bool],
     linked: Sequence[bool] | None = None,
     parts: Parts | None = None,
-) -> None:
-    """Count rows just inserted, given as the columns the writer already holds, into the aggregate.
+) -> list[tuple]:
+    """The aggregate's rows for transactions just inserted, from the columns the writer already
+    holds: Python work alone, so a bulk load does it while SQLite rebuilds the indexes (`add_groups`
+    writes them).
 
     Grouping the columns here costs a fraction of SQLite grouping the rows it has just written
     (which sorts the whole batch). `linked` defaults to no transfer leg, as for a fresh import. A
@@ -69,10 +70,14 @@ def add_rows(
     groups: defaultdict[tuple, list[int]] = defaultdict(list)
     for key, value in zip(keys, amounts):
         groups[key].append(value)
-    conn.executemany(_ADD_GROUP, [
+    return [
         (month, account, category or 0, money, link, inflow, sum(values), len(values))
         for (month, account, category, money, link, inflow), values in groups.items()
-    ])
+    ]
+
+
+def add_groups(conn: sqlite3.Connection, groups: list[tuple]) -> None:
+    conn.executemany(_ADD_GROUP, groups)
 
 
 def _postings(parts: Parts, *columns: Sequence) -> list[list]:
@@ -96,7 +101,7 @@ def _postings(parts: Parts, *columns: Sequence) -> list[list]:
 @contextmanager
 def split_triggers_dropped(conn: sqlite3.Connection) -> Iterator[None]:
     """Insert split parts without their per-part triggers; the caller counts their rows with
-    `add_rows(..., parts=...)`. Each trigger re-aggregates every posting of the part's transaction,
+    `monthly_groups(..., parts=...)`. Each trigger re-aggregates every posting of the part's transaction,
     so one transaction's parts cost time quadratic in their number (2,500 parts: 20 s). Run it
     inside a transaction, so that a failure rolls the DDL back with everything else."""
     placeholders = ", ".join("?" * len(_SPLIT_INSERT_TRIGGERS))
