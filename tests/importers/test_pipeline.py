@@ -350,6 +350,23 @@ def test_bank_ids_are_scoped_and_not_trusted_alone(tmp_path: Path) -> None:
         assert import_file(ledger, numbered).added == 1
 
 
+def test_ids_a_bank_repeats_or_numbers_by_position_name_no_row(tmp_path: Path) -> None:
+    """A bank that writes `0` as every FITID, or numbers each download's rows 1 to N: the next
+    download's coffee and fares, a week after the same ones, are new rows, not the old ones again."""
+    constant = [("20250224", "-25.00", "0", "AUTOSAVE TO SAVINGS"), ("20250226", "-4.50", "0", "COFFEE"),
+                ("20250228", "-25.00", "0", "AUTOSAVE TO SAVINGS")]
+    next_month = [("20250303", "-4.50", "0", "COFFEE"), ("20250307", "-25.00", "0", "AUTOSAVE TO SAVINGS")]
+    week = [(f"202503{day:02d}", "-2.90", str(day), "MTA*NYCT PAYGO") for day in range(1, 8)]
+    next_week = [(f"202503{day + 7:02d}", "-2.90", str(day), "MTA*NYCT PAYGO") for day in range(1, 8)]
+    with Ledger() as ledger:
+        for account, first, second in (("Credit Union", constant, next_month), ("Transit", week, next_week)):
+            assert import_file(ledger, write(tmp_path, "first.ofx", ofx(first), header=""), account=account).added == len(first)
+            assert import_file(ledger, write(tmp_path, "second.ofx", ofx(second), header=""), account=account).added == len(second)
+            assert import_file(ledger, tmp_path / "second.ofx", account=account).added == 0
+            held = ledger.scalar("SELECT COUNT(*) FROM transactions t JOIN accounts a ON a.id = t.account_id WHERE a.name = ?", (account,))
+            assert held == len(first) + len(second)
+
+
 def test_a_row_the_bank_books_again_for_another_amount_replaces_the_first(tmp_path: Path) -> None:
     """A FITID sent again with a corrected amount, and a CSV row whose tip was added, replace the
     row they amend (undo puts it back). A purchase and its fee under one FITID, a second purchase

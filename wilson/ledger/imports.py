@@ -33,6 +33,7 @@ MOVED_ROW_DAYS = 3  # without an id, a row the bank re-dated: authorisation to p
 AMENDED_SHARE, AMENDED_FEW = 0.5, 3
 SHARED_SPAN_DAYS = 4  # a file and an account sharing more days than this cover the same stretch, not a boundary
 SAME_DAYS_MIN = 3  # held rows on a file's days, at the least, before it can be shown to list the same days
+POSITIONAL_IDS_MIN = 3  # a file's ids naming the account's other rows this often are positions in a download
 
 
 @dataclass
@@ -148,29 +149,59 @@ def _new_positions(ledger: Ledger, window: tuple[int, str, str], rows: NewRows) 
     existing_fps.update(chain.from_iterable(_plain_rows(
         ledger.conn, "SELECT fingerprint FROM deleted_rows WHERE account_id = ? AND posted BETWEEN ? AND ?", window)))
     fresh = list(compress(range(len(rows)), map(not_, map(existing_fps.__contains__, rows.fingerprint))))  # C-level over 100k
-    if fresh and rows.bank_id.count(None) < len(rows):
-        fresh = _not_held_by_bank_id(ledger, window, rows, fresh, taken)
+    ids = rows.bank_id
+    if fresh and ids.count(None) < len(rows):
+        ids, fresh = _not_held_by_bank_id(ledger, window, rows, fresh, taken)
     relisted = _relisted_days(rows, fresh) if held_in_window and 0 < len(fresh) < len(rows) else None
-    return (_not_moved(ledger, window, rows, fresh, taken, relisted) if fresh and held_in_window else fresh), taken, relisted
+    return (_not_moved(ledger, window, rows, ids, fresh, taken, relisted) if fresh and held_in_window else fresh), taken, relisted
 
 
 def _not_held_by_bank_id(
     ledger: Ledger, window: tuple[int, str, str], rows: NewRows, fresh: list[int], taken: set[int]
-) -> list[int]:
-    """Positions minus rows the account holds under the same bank id and amount (see `_same_row`)."""
-    held: dict[tuple[str, int], list[tuple[str, str, int]]] = {}
-    answered = set(rows.fingerprint)  # rows already there by fingerprint answer for those, not for others
+) -> tuple[list[str | None], list[int]]:
+    """The ids that name rows (see `_naming_ids`), and the positions minus rows the account holds
+    under the same one and amount (see `_same_row`)."""
+    held: dict[str, list[tuple[str, int, str, int]]] = {}
     for bank_id, posted, amount, text, fingerprint in _plain_rows(
         ledger.conn,
         "SELECT bank_id, posted, amount, description, fingerprint FROM transactions"  # a pending row is replaced, not matched
         " WHERE account_id = ? AND posted BETWEEN ? AND ? AND bank_id IS NOT NULL AND pending = 0",
         (window[0], shift(window[1], -BANK_ID_MATCH_DAYS), shift(window[2], BANK_ID_MATCH_DAYS)),
     ):
-        if fingerprint not in answered:
-            held.setdefault((bank_id, amount), []).append((posted, text.casefold(), fingerprint))
-    return _unmatched(
-        fresh, lambda i: held.get((rows.bank_id[i], rows.amount[i])) if rows.bank_id[i] else None, rows, _same_row, taken
-    )
+        held.setdefault(bank_id, []).append((posted, amount, text, fingerprint))
+    ids = _naming_ids(rows, held)
+    answered = set(rows.fingerprint)  # rows already there by fingerprint answer for those, not for others
+    candidates: dict[tuple[str, int], list[tuple[str, str, int]]] = {}
+    for bank_id, seen in held.items():
+        for posted, amount, text, fingerprint in seen:
+            if fingerprint not in answered:
+                candidates.setdefault((bank_id, amount), []).append((posted, text.casefold(), fingerprint))
+    return ids, _unmatched(fresh, lambda i: candidates.get((ids[i], rows.amount[i])) if ids[i] else None, rows, _same_row, taken)
+
+
+def _naming_ids(rows: NewRows, held: dict[str, list[tuple[str, int, str, int]]]) -> list[str | None]:
+    """The file's bank ids that each name one day's row (a purchase and its fee may share one),
+    None for the others. An id that the file, or the account near its days, gives rows on several
+    days names none of them (a bank that writes `0` on every row). A file whose ids the account holds
+    on other rows (another day or amount) more often than on the same ones, and more than a few
+    times, numbers its rows by their place in each download (`1` to `N`): none of them is an id.
+    Trusted, such ids took the next download's new rows for the same purchases a week before."""
+    same = other = 0
+    named: dict[str, set[str]] = {}
+    for bank_id, posted, amount in zip(rows.bank_id, rows.posted, rows.amount):
+        if not bank_id:
+            continue
+        named.setdefault(bank_id, set()).add(posted)
+        seen = held.get(bank_id)
+        if seen:
+            if any(day == posted and was == amount for day, was, _, _ in seen):
+                same += 1
+            else:
+                other += 1
+    if other >= POSITIONAL_IDS_MIN and other > same:
+        return [None] * len(rows)
+    one_day = {bank_id for bank_id, on in named.items() if len(on) == 1 and len({day for day, *_ in held.get(bank_id, ())}) <= 1}
+    return [bank_id if bank_id in one_day else None for bank_id in rows.bank_id]
 
 
 def _same_row(seen: tuple[str, str, int], posted: str, description: str) -> bool:
@@ -183,7 +214,8 @@ def _same_row(seen: tuple[str, str, int], posted: str, description: str) -> bool
 
 
 def _not_moved(
-    ledger: Ledger, window: tuple[int, str, str], rows: NewRows, fresh: list[int], taken: set[int], relisted: tuple[str, str] | None
+    ledger: Ledger, window: tuple[int, str, str], rows: NewRows, ids: list[str | None], fresh: list[int], taken: set[int],
+    relisted: tuple[str, str] | None,
 ) -> list[int]:
     """Positions minus rows the bank re-dated or re-worded since an earlier download, where no bank
     id tells: an imported row inside this file's dates that the file no longer lists is the file's
@@ -195,7 +227,7 @@ def _not_moved(
     listed = set(rows.fingerprint)
     # A row with a bank id is left to the bank-id match, unless this file has none to match by (a
     # CSV after the account's QFX, whose names are cut at 32 characters or carry the memo).
-    by_bank_id = "" if rows.bank_id.count(None) == len(rows) else " AND bank_id IS NULL"
+    by_bank_id = "" if ids.count(None) == len(ids) else " AND bank_id IS NULL"
     inside: dict[int, list[tuple[str, str, int]]] = {}  # by amount: the held rows the file leaves out on its days
     edge: dict[int, list[tuple[str, str, int]]] = {}  # and a few days past its first and last
     held = 0
