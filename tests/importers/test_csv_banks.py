@@ -59,6 +59,22 @@ def test_chase_checking() -> None:
     )
 
 
+def test_a_banks_layout_with_unreadable_amounts_is_refused_not_read_by_its_cells(tmp_path) -> None:
+    """A spreadsheet's `#VALUE!` in every Amount cell: read by its cells alone, the file booked its
+    running balances as the amounts."""
+    path = tmp_path / "Chase1234_Activity.csv"
+    path.write_text(
+        "Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #\n"
+        "DEBIT,02/03/2025,STARBUCKS,#VALUE!,DEBIT_CARD,995.50,,\n"
+        "CREDIT,02/05/2025,PAYROLL,#VALUE!,ACH_CREDIT,2455.50,,\n"
+    )
+    result = parse_file(path)
+    assert result.format == "chase_checking" and result.transactions == []
+    assert [str(error) for error in result.errors] == [
+        "line 2, column Amount: not an amount: '#VALUE!'", "line 3, column Amount: not an amount: '#VALUE!'",
+    ]
+
+
 def test_a_banks_own_date_order_holds_when_every_date_fits_both() -> None:
     """Chase writes month first: a small download of `01/04` and `02/04` is January and February,
     though read day first the two rows would be days in a row (which settles a generic file)."""

@@ -123,7 +123,8 @@ def parse_file(path: Path, forced_format: str | None = None, currency: str | Non
 
 
 # The formats that map any table: a bank's own dialect knows its coins (Cash App's `Bitcoin Buy` costs dollars).
-_GUESSING = ("generic_csv", "card_csv", "inferred_csv")
+_BY_CELLS = "inferred_csv"  # reads a table by its cells alone, without a header
+_GUESSING = ("generic_csv", "card_csv", _BY_CELLS)
 
 
 def _refuse_coins(text: str, source: str) -> None:
@@ -140,10 +141,13 @@ def _refuse_coins(text: str, source: str) -> None:
 def _best_reading(ranked: list[Format], text: str, source: str, currency: str | None) -> tuple[Format, ParseResult]:
     """The most confident format's reading, unless it refuses the file or fails on most rows and a
     less confident one reads every row (`Valuta` is a value date in German, a currency in Swedish).
-    A ledger's own export stands: its rows fail only where the user edited them."""
+    A ledger's own export stands: its rows fail only where the user edited them. Nor is a table in
+    a bank's own layout read by its cells alone: they would take its balances for the amounts."""
     first: tuple[Format, ParseResult] | None = None
     refusal: ImportRefused | None = None
     for rank, fmt in enumerate(ranked):
+        if first is not None and first[0].name not in _GUESSING and fmt.name == _BY_CELLS:
+            break  # a bank's own header was found: its rows' errors are real (a column of `#VALUE!` beside the balance)
         try:
             result = fmt.parse(text, source, currency)
         except ImportRefused as exc:
