@@ -75,6 +75,18 @@ def test_a_banks_layout_with_unreadable_amounts_is_refused_not_read_by_its_cells
     ]
 
 
+def test_a_us_banks_point_is_always_its_decimal_mark(tmp_path) -> None:
+    """Every amount with three decimals read as thousands booked -45.001 as -45,001.00."""
+    path = tmp_path / "Chase1234_Activity.csv"
+    head = "Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #\n"
+    path.write_text(head + "DEBIT,02/03/2025,SHELL OIL,-1.250,DEBIT_CARD,998.750,,\nDEBIT,02/04/2025,SHELL OIL,-2.500,DEBIT_CARD,996.250,,\n")
+    assert [(t.amount, t.balance) for t in parse_file(path).transactions] == [(-125, 99875), (-250, 99625)]
+    path.write_text(head + "DEBIT,02/03/2025,SHELL OIL,-45.001,DEBIT_CARD,954.999,,\nDEBIT,02/04/2025,SHELL OIL,-1.250,DEBIT_CARD,953.749,,\n")
+    assert [str(error) for error in parse_file(path).errors] == [
+        "line 2, column Amount: -45.001 has more decimals than USD allows",
+    ]
+
+
 def test_a_banks_own_date_order_holds_when_every_date_fits_both() -> None:
     """Chase writes month first: a small download of `01/04` and `02/04` is January and February,
     though read day first the two rows would be days in a row (which settles a generic file)."""

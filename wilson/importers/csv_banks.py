@@ -56,7 +56,9 @@ class Dialect:
         return _with_originals(result, read) if read else result
 
     def _read(self, text: str, source: str, currency: str | None) -> ParseResult:
-        options = Options(self.name, self._account_for(source, text), self.negate, self.day_first, currency or self.home_currency)
+        # A US bank, whose files state no currency, writes its dollars the US way: `-45.001` is no thousands.
+        decimal = "." if self.home_currency else None
+        options = Options(self.name, self._account_for(source, text), self.negate, self.day_first, currency or self.home_currency, decimal)
         if self.row_shape is not None:
             return parse_table(text, source, ",", None, self._layout, options)
         found = self._find(head_of(text))

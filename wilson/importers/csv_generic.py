@@ -187,6 +187,7 @@ class Options:
     negate: bool | None = None  # True: the bank writes charges positive; None: tell from the rows
     day_first: bool | None = None  # None: decide from the file's hints
     currency: str | None = None  # the user's, for a file that states none
+    decimal: str | None = None  # the bank's own decimal mark, where its layout fixes one
 
 
 def parse_table(text: str, source: str, delimiter: str, header_line: int | None, layout_for, options: Options) -> ParseResult:
@@ -534,6 +535,8 @@ class _Conversion:
         """The column's decimal mark. A lone separator before three digits groups thousands, unless
         the file's currency has three decimals (`-1.234` Kuwaiti dinars) or a number could not be
         grouped that way (`1500.000`, `-0.500`, `-45.6700`)."""
+        if self.options.decimal:
+            return self.options.decimal
         sample = self._column(index, 400)
         decisive = [v for v in sample if _DECISIVE.search(v)]
         if decisive:
