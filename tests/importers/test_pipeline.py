@@ -179,6 +179,20 @@ def test_undo_leaves_out_a_running_balance_that_ran_through_the_rows_it_took(tmp
         assert ledger.query_one("SELECT balance, balance_date FROM accounts") == {"balance": 19000, "balance_date": "2025-03-20"}
 
 
+@pytest.mark.parametrize(("body", "misses"), [
+    ("2025-01-31,PAYROLL,2500.00,1879.67\n2025-01-10,RENT,-1000.00,-520.33\n", 1),  # two rows that do not chain
+    ("2025-01-31,PAYROLL,2500.00,1879.67\n2025-01-10,RENT,-1100.00,-620.34\n2025-01-02,GROCER,-20.33,479.67\n", 2),  # one bad cell
+])
+def test_a_newest_first_file_whose_balance_breaks_keeps_its_latest_balance(tmp_path: Path, body: str, misses: int) -> None:
+    """A bad balance in a newest-first file (ING's `Datum absteigend`) breaks the chain read either
+    way as often: the mismatch is reported, and the balance is still the latest row's, not the
+    oldest's at the file's end."""
+    with Ledger() as ledger:
+        summary = import_file(ledger, write(tmp_path, "umsatz.csv", body, "Date,Description,Amount,Balance\n"), account="Giro")
+        assert f"Giro: {misses} row(s) do not agree with the running balance (first at line 2)" in summary.warnings
+        assert ledger.query_one("SELECT balance, balance_date FROM accounts") == {"balance": 187967, "balance_date": "2025-01-31"}
+
+
 def test_undo_removes_an_imported_account_only_once_nothing_uses_it(tmp_path: Path) -> None:
     with Ledger() as ledger:
         ledger.create_account("Checking")

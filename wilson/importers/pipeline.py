@@ -1050,6 +1050,8 @@ def check_running_balance(rows: ParsedRows) -> tuple[list[int], tuple[int, date]
 
     Files list rows oldest-first or newest-first, and some fill the balance on only a few rows; the
     order that explains more rows is taken, and rows without a balance carry their amount forward.
+    When both explain as many (one bad balance breaks either chain alike), the dates tell the order:
+    a newest-first file's latest balance is on its first row, not its last.
     """
     lines, amounts, balances, posted = (rows.column(name) for name in ("line", "amount", "balance", "posted"))
     known = [i for i, balance in enumerate(balances) if balance is not None] if None in balances else range(len(rows))
@@ -1063,7 +1065,7 @@ def check_running_balance(rows: ParsedRows) -> tuple[list[int], tuple[int, date]
         entries = list(zip(lines, amounts, balances))
         forward, backward = _misses(entries), sorted(_misses(reversed(entries)))
     first, last = known[0], known[-1]
-    if len(backward) < len(forward):
+    if (len(backward), posted[last]) < (len(forward), posted[first]):
         return backward, (balances[first], posted[first])
     return forward, (balances[last], posted[last])
 
