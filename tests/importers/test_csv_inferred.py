@@ -3,7 +3,8 @@ given only when the cells leave no doubt."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,8 @@ import pytest
 from wilson.importers.csv_inferred import InferredCsv
 from wilson.importers.formats import choose_format, parse_file
 from wilson.importers.model import ImportRefused, ParseResult
+from wilson.importers.pipeline import import_file
+from wilson.ledger import Ledger
 
 from parsed_fixtures import FIXTURES, parse_fixture, read_text
 
@@ -298,6 +301,58 @@ def test_a_pair_written_money_in_first_is_told_by_its_running_balance() -> None:
         "01/03/2025,AMAZON.CA,56.78,,1056.78\n01/10/2025,PAYMENT - THANK YOU,,500.00,556.78\n01/14/2025,UBER,23.40,,580.18\n", "td.csv"
     )
     assert [t.amount for t in card.transactions] == [-5678, 50000, -2340]
+
+
+TD_DEBITS = ("01/05/2025,TIM HORTONS #1234,2.45,,997.55\n", "01/15/2025,PETRO CANADA,45.00,,952.55\n", "01/20/2025,LOBLAWS,30.00,,922.55\n")
+
+
+@pytest.mark.parametrize("lines", [TD_DEBITS, TD_DEBITS[::-1]], ids=["oldest first", "newest first"])
+def test_an_unsigned_column_the_balance_goes_down_by_is_money_out(lines: tuple[str, ...]) -> None:
+    """TD's `accountactivity.csv` (debit, credit, balance; no header) in a month without deposits:
+    the credit column is empty on every row, and the running balance says the other is money out."""
+    result = INFERRED.parse("".join(lines), "accountactivity.csv")
+    by_day = sorted((t.posted, t.amount, t.balance) for t in result.transactions)
+    assert by_day == [(date(2025, 1, 5), -245, 99755), (date(2025, 1, 15), -4500, 95255), (date(2025, 1, 20), -3000, 92255)]
+    assert result.warnings == []
+
+
+def test_the_balance_of_money_out_written_unsigned_is_the_accounts(tmp_path: Path) -> None:
+    path = tmp_path / "accountactivity.csv"
+    path.write_text("".join(TD_DEBITS))
+    with Ledger() as ledger:
+        import_file(ledger, path, currency="CAD")
+        assert ledger.query_one("SELECT balance, balance_date FROM accounts") == {"balance": 92255, "balance_date": "2025-01-20"}
+        assert [r["amount"] for r in ledger.query("SELECT amount FROM transactions ORDER BY posted")] == [-245, -4500, -3000]
+
+
+def test_the_empty_column_beside_money_out_reads_the_deposits_further_down() -> None:
+    """Only the file's first rows are read for its columns: a deposit after them, in the column
+    they left empty, is money in (TD writes it after the debit, Kiwibank before)."""
+    days = [date(2025, 1, 1) + timedelta(days=n) for n in range(55)]
+    spent = [Decimal(n % 7) + Decimal("0.25") for n in range(55)]  # 0.25, 1.25, ... 6.25, 0.25, ...
+    balances = [Decimal(1000) - sum(spent[: n + 1]) for n in range(55)]
+    debits = [f"{day:%m/%d/%Y},SHOP {n},{out},,{balance}\n" for n, (day, out, balance) in enumerate(zip(days, spent, balances))]
+    text = "".join(debits) + f"02/28/2025,PAYROLL DEP ACME,,2345.67,{balances[-1] + Decimal('2345.67')}\n"
+    td = INFERRED.parse(text, "accountactivity.csv").transactions
+    assert (len(td), td[0].amount, td[1].amount, td[-1].amount, td[-1].balance) == (56, -25, -125, 234567, 316992)
+    credit_first = "".join(",".join(line.split(",")[i] for i in (0, 1, 3, 2, 4)) for line in debits)
+    kiwi = INFERRED.parse(credit_first + f"02/28/2025,ACME SALARY,2345.67,,{balances[-1] + Decimal('2345.67')}\n", "k.csv")
+    assert [t.amount for t in kiwi.transactions][:2] + [kiwi.transactions[-1].amount] == [-25, -125, 234567]
+
+
+def test_a_column_the_balance_goes_down_by_stays_as_written_when_signed_or_a_cards_payments() -> None:
+    """Signed amounts are money out only by their signs; a card's payments bring its balance owed
+    down and are money in all the same (TD's Visa in a month of no charges)."""
+    payments = INFERRED.parse("01/10/2025,PAYMENT - THANK YOU,,500.00,556.78\n01/25/2025,PAYMENT - THANK YOU,,200.00,356.78\n", "td.csv")
+    assert [(t.amount, t.balance) for t in payments.transactions] == [(50000, None), (20000, None)]
+
+
+def test_money_out_written_unsigned_without_a_balance_is_read_as_written() -> None:
+    """No running balance tells which way unsigned amounts go: they are read as written, and the
+    generic reader's warning says so."""
+    result = INFERRED.parse("".join(line.rsplit(",", 1)[0] + "\n" for line in TD_DEBITS), "accountactivity.csv")
+    assert [t.amount for t in result.transactions] == [245, 4500, 3000]
+    assert result.warnings[0].startswith("most amounts are positive and no card payment shows how the file signs them")
 
 
 @pytest.mark.parametrize(("cells", "separator"), [

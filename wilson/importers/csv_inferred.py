@@ -252,7 +252,8 @@ def _money_roles(columns: list[list[str]], money: list[int], whole: Sequence[int
     """A debit/credit pair (never both filled on a row, see `_pair_roles`) or a money column filled
     on every row; and a running balance the flows explain. A column of `whole` numbers is the
     amount only when a balance column moves by it: a spreadsheet writes `-12.5` and `2000` beside
-    balances of two decimals."""
+    balances of two decimals. An unsigned column the balance goes down by is a debit column whose
+    credits the rows read so far left empty (TD's `accountactivity.csv` in a month of no deposits)."""
     pair = next(
         ((d, c) for d, c in zip(money, money[1:]) if all(bool(a) != bool(b) for a, b in zip(columns[d], columns[c]))),
         None,
@@ -268,11 +269,35 @@ def _money_roles(columns: list[list[str]], money: list[int], whole: Sequence[int
     # by (ABN AMRO writes the balances before and after each row ahead of its amount; ASN only
     # the balance before, which is no running balance to check against).
     flows = full + [i for i in whole if _mostly(columns[i], len(columns[i]))]
+    # Amounts are turned round only beside a balance after each row, which the import then checks
+    # them against (one before each, ASN's, is no running balance).
     explained = [
-        (i, b, kind) for i in flows for b in money if b != i and (kind := _explains(_decimals(columns[i]), columns[b]))
+        (i, b, kind, sign) for i in flows for sign in _directions(columns, i) for b in money
+        if b != i and (kind := _explains([sign * value for value in _decimals(columns[i])], columns[b]))
+        and (sign > 0 or kind == "after")
     ]
-    amount, balance, kind = min(explained, key=lambda found: found[2] != "after", default=(full[0], None, None))
-    return {amount: "amount", balance: "balance"} if kind == "after" else {amount: "amount"}
+    # A balance after each row beats one before it; the amounts as written beat them turned round.
+    default = (full[0], None, None, 1)
+    amount, balance, kind, sign = min(explained, key=lambda found: (found[2] != "after", found[3] < 0), default=default)
+    roles = {amount: "amount"} if sign > 0 else _debit_roles(columns, amount)
+    return roles | {balance: "balance"} if kind == "after" else roles
+
+
+def _directions(columns: list[list[str]], money: int) -> tuple[int, ...]:
+    """The signs a column's amounts may be read with beside a balance: as written, or turned round
+    when none is signed (money out written unsigned). A card's payments (`PAYMENT - THANK YOU`)
+    bring its balance owed down, yet are its money in."""
+    if any(map(_signed, columns[money])) or _card_payments_in(columns, money):
+        return (1,)
+    return (1, -1)
+
+
+def _debit_roles(columns: list[list[str]], debit: int) -> dict[int, str]:
+    """The debit column, and beside it (after it, as most banks write them, or else before it) the
+    credit column left empty so far: the rows further down may fill it."""
+    empty = (i for i in (debit + 1, debit - 1) if 0 <= i < len(columns) and not any(columns[i]))
+    credit = next(empty, None)
+    return {debit: "debit"} if credit is None else {debit: "debit", credit: "credit"}
 
 
 def _pair_roles(columns: list[list[str]], money: list[int], first: int, second: int) -> dict[int, str]:
