@@ -473,6 +473,19 @@ def test_the_last_row_left_open_keeps_its_fields(tmp_path: Path) -> None:
     assert not result.errors
 
 
+def test_rows_left_open_after_an_empty_leaf_are_siblings_not_nested(tmp_path: Path) -> None:
+    """No `</STMTTRN>`, and an empty `<MEMO>` last on each row: the next row nested inside the
+    would-be MEMO aggregate, and two of three rows were lost without a word."""
+    rows = "".join(row("DEBIT", day, amount, name).replace("</STMTTRN>", "<MEMO>\n") for day, amount, name in (
+        ("20250301", "-1.00", "ONE"), ("20250302", "-2.00", "TWO"), ("20250303", "-3.00", "THREE")))
+    path = tmp_path / "unclosed.ofx"
+    path.write_text(statement(rows))
+    result = parse_file(path)
+    assert [(t.posted, t.amount, t.description) for t in result.transactions] == [
+        (date(2025, 3, 1), -100, "ONE"), (date(2025, 3, 2), -200, "TWO"), (date(2025, 3, 3), -300, "THREE")]
+    assert not result.errors
+
+
 def test_a_reversed_fee_on_a_statement_of_money_in_stays_money_in(tmp_path: Path) -> None:
     path = tmp_path / "card.ofx"
     path.write_text(statement(row("CREDIT", "20250305", "100.00", "PAYMENT THANK YOU") + row("FEE", "20250306", "25.00", "LATE FEE REVERSAL")

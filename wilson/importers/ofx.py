@@ -145,8 +145,8 @@ def _tree(text: str, start: int) -> _Node:
                 _close(stack, tag)
             last_leaf = ""
             continue
-        if stack[-1].tag == tag and len(stack) > 1:
-            stack.pop()  # `<STMTTRN>` again without `</STMTTRN>`: siblings, not nesting
+        if any(node.tag == tag for node in stack[1:]):
+            _close(stack, tag)  # `<STMTTRN>` again without `</STMTTRN>` (after an empty `<MEMO>` too): siblings, not nesting
         value = raw.strip()
         node = _Node(tag, m.start(), (_unescape(value) if "&" in value else value) or None)
         stack[-1].children.append(node)
