@@ -1258,6 +1258,33 @@ def test_denied_payments_and_scheduled_ones_are_not_booked_as_posted() -> None:
     assert [(t.amount, t.pending) for t in planned.transactions] == [(-115000, True), (-115000, False)]
 
 
+def test_paypal_memo_rows_never_move_money_in_english_or_german() -> None:
+    """A `Memo` balance impact (an authorization before its payment, an order, a dispute hold)
+    is `Completed` yet moves nothing: left out as a reverted row is, and the balance chain holds."""
+    english = parse_text(
+        '"Date","Time","TimeZone","Name","Type","Status","Currency","Gross","Fee","Net","Transaction ID","Balance","Balance Impact"\n'
+        '"02/01/2025","10:00:00","GMT","Shop","General Authorization","Completed","GBP","-50.00","0.00","-50.00","3AA","0.00","Memo"\n'
+        '"04/01/2025","10:00:00","GMT","Shop","Express Checkout Payment","Completed","GBP","-50.00","0.00","-50.00","3AB","-50.00","Debit"\n'
+        '"04/01/2025","10:00:00","GMT","","Bank Deposit to PP Account","Completed","GBP","50.00","0.00","50.00","3AC","0.00","Credit"\n'
+        '"06/01/2025","10:00:00","GMT","Seller","Order","Completed","GBP","-30.00","0.00","-30.00","3AD","0.00","Memo"\n'
+        '"08/01/2025","10:00:00","GMT","","Hold on Balance for Dispute Investigation","Completed","GBP","-20.00","0.00","-20.00","3AE","0.00","Memo"\n'
+    )
+    assert [(t.line, t.posted, t.amount, t.balance) for t in english.transactions] == [
+        (3, date(2025, 1, 4), -5000, -5000), (4, date(2025, 1, 4), 5000, 0),
+    ]
+    assert english.skipped_reverted == 3 and english.skipped_pending == 0
+    german = parse_text(
+        '"Datum","Uhrzeit","Name","Typ","Status","Währung","Brutto","Gebühr","Netto","Transaktionscode","Guthaben","Auswirkung auf Guthaben"\n'
+        '"03.01.2025","10:12:45","Spotify AB","Allgemeine Autorisierung","Abgeschlossen","EUR","-10,99","0,00","-10,99","1AA","0,00","Memo"\n'
+        '"05.01.2025","10:12:45","Spotify AB","Zahlung im Einzugsverfahren","Abgeschlossen","EUR","-10,99","0,00","-10,99","1AB","-10,99","Soll"\n'
+        '"05.01.2025","10:12:45","","Bankgutschrift auf PayPal-Konto","Abgeschlossen","EUR","10,99","0,00","10,99","1AC","0,00","Haben"\n'
+    )
+    assert [(t.line, t.posted, t.amount, t.balance) for t in german.transactions] == [
+        (3, date(2025, 1, 5), -1099, -1099), (4, date(2025, 1, 5), 1099, 0),
+    ]
+    assert german.skipped_reverted == 1
+
+
 def test_a_foreign_amount_written_with_its_currency_code_is_the_original() -> None:
     """ANZ NZ's `ForeignCurrencyAmount` holds `EUR 135.00`."""
     result = parse_text(

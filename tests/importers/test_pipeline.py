@@ -510,6 +510,22 @@ def test_pending_rows_never_count_and_are_replaced_not_doubled(tmp_path: Path) -
         assert [(r["amount"], r["pending"]) for r in rows(ledger, "description = 'Coffee Bar'")] == [(-450, 1)]
 
 
+PAYPAL_MEMO = """\ufeff"Date","Time","TimeZone","Name","Type","Status","Currency","Gross","Fee","Net","Transaction ID","Reference Txn ID","Balance","Balance Impact"
+"02/01/2025","10:00:00","GMT","Shop","General Authorization","Completed","GBP","-50.00","0.00","-50.00","3AA","","0.00","Memo"
+"04/01/2025","10:00:00","GMT","Shop","Express Checkout Payment","Completed","GBP","-50.00","0.00","-50.00","3AB","3AA","-50.00","Debit"
+"04/01/2025","10:00:00","GMT","","Bank Deposit to PP Account","Completed","GBP","50.00","0.00","50.00","3AC","3AB","0.00","Credit"
+"06/01/2025","10:00:00","GMT","Seller","Order","Completed","GBP","-30.00","0.00","-30.00","3AD","","0.00","Memo"
+"""
+
+
+def test_paypal_memo_rows_are_counted_as_never_booked_and_the_running_balance_agrees(tmp_path: Path) -> None:
+    with Ledger() as ledger:
+        summary = import_file(ledger, write(tmp_path, "Download.CSV", PAYPAL_MEMO, header=""))
+        assert (summary.added, summary.rows_read, summary.reverted_skipped, summary.warnings) == (2, 4, 2, [])
+        assert [r["amount"] for r in rows(ledger)] == [-5000, 5000]
+        assert ledger.query_one("SELECT balance, balance_date FROM accounts") == {"balance": 0, "balance_date": "2025-01-04"}
+
+
 @pytest.mark.parametrize("older_first", [True, False])
 def test_a_hold_a_later_download_no_longer_lists_is_retired_in_either_order(tmp_path: Path, older_first: bool) -> None:
     """The coffee's hold was declined: the later download covers its day and lists it no more.

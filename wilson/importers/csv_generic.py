@@ -128,6 +128,7 @@ _PENDING = re.compile(
     re.I,
 )
 _YES = re.compile(r"ja|yes|oui|si|sí|1|true|x", re.I)
+_MEMO = re.compile(r"m[eé]mo", re.I)  # PayPal's balance impact of a row that moved no money (`Mémo` in French)
 _REVERTED = re.compile(
     r"revert|declin|denied|fail|cancel|storn|abgelehnt|r(?:ü|ue|u)ckg(?:ä|ae|a)ngig|zur(?:ü|ue|u)ckgesetzt|fehlgeschlagen"
     r"|reject|void|refus|rechaz|recus|rifiut|geweigerd|afgewezen|odrzuc"
@@ -731,7 +732,7 @@ class _Conversion:
         if date_cols and date_cols[0][1].guessed:
             order = "day/month" if date_cols[0][1].format is DMY else "month/day"
             result.warnings.append(f"every date fits both day/month orders and no day over 12 decides: read as {order}")
-        statuses = self._statuses(single.get("status"), single.get("planned"))
+        statuses = self._statuses(single.get("status"), single.get("planned"), single.get("impact"))
         if "hold" in single and None in parsed["amount"]:
             statuses = self._holds(parsed["amount"], money(columns[single["hold"]], seps["hold"]), statuses)
         if date_cols:
@@ -914,14 +915,20 @@ class _Conversion:
                 amounts[i], statuses[i] = hold, "pending"
         return statuses
 
-    def _statuses(self, index: int | None, planned: int | None) -> list[str] | None:
+    def _statuses(self, index: int | None, planned: int | None, impact: int | None) -> list[str] | None:
         """booked / pending / reverted per row, or None when the file has no status column. A
-        payment the bank has only scheduled is pending: it has not happened yet."""
+        payment the bank has only scheduled is pending: it has not happened yet. A PayPal row whose
+        balance impact is `Memo` (an authorization, an order, a hold for a dispute) never moves the
+        balance, whatever its status says (`Completed`): it is left out as a reverted row is."""
         statuses = per_distinct(_status, self.columns[index]) if index is not None else None
-        if planned is None:
-            return statuses
-        flags = per_distinct(_YES.fullmatch, [v.strip() for v in self.columns[planned]])
-        return ["pending" if flag else status for flag, status in zip(flags, statuses or ["booked"] * self.count)]
+        if planned is not None:
+            flags = per_distinct(_YES.fullmatch, [v.strip() for v in self.columns[planned]])
+            statuses = ["pending" if flag else status for flag, status in zip(flags, statuses or ["booked"] * self.count)]
+        if impact is not None:
+            memos = per_distinct(_MEMO.fullmatch, [v.strip() for v in self.columns[impact]])
+            if any(memos):
+                statuses = ["reverted" if memo else status for memo, status in zip(memos, statuses or ["booked"] * self.count)]
+        return statuses
 
     def _amounts(
         self, money: Callable[[Sequence[str], str], list], seps: dict[str, str], direction: int | None, descriptions: list[str]

@@ -73,6 +73,7 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     "subcategory": ("subcategory", "sub category"),
     "funding": ("funding source",),  # Venmo: the balance, or the card or bank account that paid
     "status": ("status", "state"),
+    "impact": ("balance impact",),  # PayPal's `Debit`, `Credit` or `Memo`: see `csv_generic._statuses`
     "notes": ("notes", "note"),
     "kind": ("type", "transaction type", "type of transaction", "activity", "transaction kind"),
     "original_amount": (
@@ -165,6 +166,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
     "notes": ("notiz", "bemerkung"),
     "hold": ("kwota blokady zwolnienie blokady",),  # ING PL: a card hold, with no amount booked yet
     "planned": ("umsatz geplant",),  # Consorsbank: `Ja` on a payment scheduled for a later day
+    "impact": ("auswirkung auf guthaben", "impact sur le solde"),  # PayPal's `Balance Impact` in German and French
     "kind": (
         "transaktionstyp", "buchungstext", "mutatiesoort", "typ transakce", "tranzakcio tipusa", "umsatzart", "vorgang",
         "type d operation", "type de transaction", "tipo", "typ", "szczegoly", "typ transakcji", "rodzaj transakcji",
