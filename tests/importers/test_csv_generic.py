@@ -1285,6 +1285,51 @@ def test_paypal_memo_rows_never_move_money_in_english_or_german() -> None:
     assert german.skipped_reverted == 1
 
 
+VIRGIN_MONEY_CARD = (
+    "Transaction Date,Posting Date,Billing Amount,Merchant,Merchant City,Merchant State,Merchant Postcode,Reference Number,"
+    "Debit or Credit,SICMCC Code,Status,Transaction Currency,Additional Card Holder,Card Used\n"
+    "28/01/2025,29/01/2025,12.50,TESCO STORES,LONDON,,SW1,74064493002820133211288,DBIT,5411,BILLED,GBP,No,1234\n"
+    "20/01/2025,21/01/2025,500.00,PAYMENT RECEIVED,,,,74064493002820133211289,CRDT,0,BILLED,GBP,No,1234\n"
+    "15/01/2025,16/01/2025,45.99,AMAZON,LONDON,,SW1,74064493002820133211290,DBIT,5942,BILLED,GBP,No,1234\n"
+    "12/01/2025,14/01/2025,21.37,LE BISTRO,PARIS,,,74064493002820133211292,DBIT,5812,BILLED,EUR,No,1234\n"
+    "30/01/2025,,8.00,COSTA,LONDON,,SW1,74064493002820133211291,DBIT,5814,PENDING,GBP,No,1234\n"
+)
+
+
+def test_a_virgin_money_card_signs_by_its_iso_flags_holds_its_pending_rows_and_bills_in_pounds() -> None:
+    """`Billing Amount` unsigned, `Debit or Credit` DBIT/CRDT (ISO 20022's codes), `Status`
+    BILLED/PENDING; `Transaction Currency` is what each purchase was paid in, mostly the card's own."""
+    result = parse_text(VIRGIN_MONEY_CARD)
+    assert [(t.posted, t.amount, t.pending, t.description) for t in result.transactions] == [
+        (date(2025, 1, 29), -1250, False, "TESCO STORES"), (date(2025, 1, 21), 50000, False, "PAYMENT RECEIVED"),
+        (date(2025, 1, 16), -4599, False, "AMAZON"), (date(2025, 1, 14), -2137, False, "LE BISTRO"),
+        (date(2025, 1, 30), -800, True, "COSTA"),
+    ]
+    assert {t.currency for t in result.transactions} == {None}  # each in the account's pounds
+    (account,) = result.accounts
+    assert (account.type, account.currency, account.currency_stated) == ("credit_card", "GBP", True)
+    assert result.warnings == []
+
+
+def test_iso_debit_and_credit_codes_and_tesco_banks_flag_column_sign_unsigned_amounts() -> None:
+    camt = parse_text(
+        "Booking Date;Amount;Currency;Credit Debit Indicator;Remittance Information\n"
+        "2025-03-03;1.234,56;EUR;CRDT;SALARY MARCH\n2025-03-04;45,10;EUR;DBIT;REWE SAGT DANKE\n"
+    )
+    assert [(t.posted, t.amount) for t in camt.transactions] == [(date(2025, 3, 3), 123456), (date(2025, 3, 4), -4510)]
+    tesco = parse_text(
+        "Transaction Date, Posting Date, Billing Amount, Merchant, Merchant City , Merchant State , Merchant Zip ,"
+        " Reference Number , Debit/Credit Flag , SICMCC Code\n"
+        '21/10/2012,22/10/2012,£3.95,"COSTA COFFEE","STAINES",,TW18 4WB,55541962296544000080771,D,5812\n'
+        '15/10/2012,16/10/2012,£200.00,"PAYMENT THANK YOU","",,,55541962296544000080772,C,0\n'
+        '05/10/2012,06/10/2012,"£1,234.56","CURRYS","LONDON",,SW1,55541962296544000080773,D,5732\n'
+    )
+    assert [(t.posted, t.amount) for t in tesco.transactions] == [
+        (date(2012, 10, 22), -395), (date(2012, 10, 16), 20000), (date(2012, 10, 6), -123456),
+    ]
+    assert (tesco.accounts[0].type, tesco.accounts[0].currency) == ("credit_card", "GBP")
+
+
 def test_a_foreign_amount_written_with_its_currency_code_is_the_original() -> None:
     """ANZ NZ's `ForeignCurrencyAmount` holds `EUR 135.00`."""
     result = parse_text(

@@ -100,6 +100,7 @@ DIRECTION_WORDS = {
     "c": 1, "k": 1, "cr": 1, "credit": 1, "h": 1, "haben": 1, "inflow": 1, "bevetel": 1, "deposit": 1, "+": 1, "bij": 1,
     "i": 1, "in": 1, "o": -1, "out": -1,  # In/Out flags
     "refund": 1, "debito": -1, "débito": -1, "credito": 1, "crédito": 1, "kredit": 1,  # Tatra banka: `Debet`/`Kredit`
+    "dbit": -1, "crdt": 1,  # ISO 20022's codes (CAMT): Virgin Money's card writes them in `Debit or Credit`
     "neutral": -1,  # Wise: a conversion between own balances leaves one of them (see `_both_sides`)
     "χ": -1, "π": 1,  # Greek: Χρέωση, Πίστωση
     "支出": -1, "收入": 1,  # Alipay's and WeChat Pay's `收/支`
@@ -313,11 +314,15 @@ class _Conversion:
     def _purchase_currencies(self) -> None:
         """A currency column of several currencies beside an original amount that has none of its
         own is the original amount's (`Payment currency`, `Original amount`): the amounts are the
-        account's, whatever each purchase was paid in."""
+        account's, whatever each purchase was paid in. A purchase's currency beside no original
+        amount (Virgin Money's card's `Transaction Currency` beside its `Billing Amount`) says only
+        what most of them, the account's own, are in."""
         single = self.layout.single
         if "currency" in single and "original_amount" in single and "original_currency" not in single:
             if len(set(filter(None, map(currency_cell, self._column(single["currency"], 1000))))) > 1:
                 single["original_currency"] = self.purchases = single.pop("currency")
+        elif "original_currency" in single and "original_amount" not in single and "currency" not in single:
+            self.purchases = single.pop("original_currency")
 
     def _references_in_words(self) -> None:
         """In a file with no text column, a reference column written in words is the transaction's
@@ -1450,7 +1455,11 @@ _LABELLED = re.compile(r"[^\W\d][\w .-]*:\s")  # `IBAN: DE12…`, `Name: Max Mus
 
 # Of a normalised header. Lloyds, Halifax and Bank of Scotland cards' `Date entered` beside `Date`;
 # Sparkasse's card statement names the card that paid in `Umsatz getätigt von`.
-_CREDIT_CARD_HEADER = re.compile(r"\bcredit ?card\b|\bkreditkart|\bcarte de credit\b|\bcreditcard|^date entered$|^umsatz getatigt von$")
+# A card account bills its holder (Virgin Money's and Vancity's `Billing Amount`) and its additional cardholders.
+_CREDIT_CARD_HEADER = re.compile(
+    r"\bcredit ?card\b|\bkreditkart|\bcarte de credit\b|\bcreditcard|^date entered$|^umsatz getatigt von$|^billing amount$"
+    r"|^additional card ?holder$"
+)
 
 
 _ACCOUNT_LABEL = re.compile(

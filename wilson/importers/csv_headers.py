@@ -48,6 +48,7 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
         "amount", "transaction amount", "amt", "value", "net", "net amount", "txn amount", "transaction net amount",
         "total",  # with a currency only (`_IN_A_CURRENCY`): Up's `Total (AUD)` is what left the account
         "total amount",  # Qonto's `Total amount (incl. VAT)`
+        "billing amount",  # Virgin Money's and Vancity's cards: in the card's currency, beside a `Transaction Currency`
     ),
     "amount:1": ("gross", "subtotal"),  # PayPal: `Net` is what moved (`Gross` before the fee)
     "fee": ("fee", "fees", "transaction fee", "fee amount"),
@@ -58,7 +59,7 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     "direction": (
         "d k", "d c", "dr cr", "cr dr", "debit credit", "credit debit", "c d", "credit debit indicator",
         "debit credit indicator", "dr cr indicator", "cr dr indicator", "debit or credit", "credit or debit", "direction",
-        "billingamountsign",
+        "billingamountsign", "debit credit flag",  # Tesco Bank's card
     ),
     "balance": (
         "balance", "running bal", "running balance", "runningbalance", "closing balance", "partial balance", "bal", "ending balance",
@@ -83,6 +84,7 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     "original_currency": (
         "original currency", "foreign currency", "local currency", "orig currency",
         "type foreign currency",  # N26 before 2024, beside `Amount (Foreign Currency)`
+        "transaction currency",  # Virgin Money's card, beside its `Billing Amount`
     ),
 }
 _OTHER: dict[str, tuple[str, ...]] = {
