@@ -597,3 +597,44 @@ def test_next_months_schwab_download_follows_the_first_one_imported_with_account
             path.write_text(text.format(n=number))
             assert import_file(ledger, path, account=account).accounts == [expected]
         assert ledger.scalar("SELECT COUNT(*) FROM transactions WHERE amount = -575") == 2
+
+
+MONZO_HEADER = (
+    "Transaction ID,Date,Time,Type,Name,Emoji,Category,Amount,Currency,Local amount,Local currency,Notes and #tags,"
+    "Address,Receipt,Description,Category split,Money Out,Money In\n"
+)
+
+
+def test_monzo_is_told_by_its_header_and_keeps_notes_tags_and_the_local_amount() -> None:
+    text = MONZO_HEADER + (
+        "tx_0000A2,05/01/2025,12:00:00,Faster payment,John Smith,,Transfers,250.00,GBP,250.00,GBP,rent share #flat,,,JOHN SMITH RENT,,,250.00\n"
+        "tx_0000A3,09/01/2025,19:30:11,Card payment,Le Bistro,🥖,Eating out,-42.17,GBP,-49.90,EUR,,Paris,,LE BISTRO PARIS FRA,,-42.17,\n"
+    )
+    scores = {fmt.name: fmt.detect(text) for fmt in csv_banks.FORMATS + csv_generic.FORMATS + csv_inferred.FORMATS}
+    assert scores["monzo"] == max(scores.values())
+    result = choose_format(text, "Monzo Data Export - CSV (Friday, January 31st, 2025).csv").parse(
+        text, "Monzo Data Export - CSV (Friday, January 31st, 2025).csv"
+    )
+    assert [(t.posted, t.amount, t.payee, t.notes, t.bank_id, t.original_amount, t.original_currency) for t in result.transactions] == [
+        (date(2025, 1, 5), 25000, "John Smith", "Faster payment; rent share #flat", "tx_0000A2", None, None),
+        (date(2025, 1, 9), -4217, "Le Bistro", "Card payment", "tx_0000A3", -4990, "EUR"),
+    ]
+    (account,) = result.accounts
+    assert (account.name, account.institution, account.type, account.currency) == ("Monzo", "Monzo", "checking", "GBP")
+
+
+def test_monzos_exports_named_by_the_day_they_were_made_land_in_one_account(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Monzo names each export by the day it was made: month after month, one account."""
+    months = {
+        "Wednesday, January 31st": "tx_0000A1,02/01/2025,08:15:02,Card payment,Pret A Manger,,Eating out,-4.35,GBP,-4.35,GBP,,,,PRET,,-4.35,\n",
+        "Friday, February 28th": "tx_0000A6,03/02/2025,08:15:02,Card payment,Pret A Manger,,Eating out,-4.35,GBP,-4.35,GBP,,,,PRET,,-4.35,\n",
+        "Monday, March 31st": "tx_0000B1,03/03/2025,08:15:02,Card payment,Tesco,,Groceries,-14.35,GBP,-14.35,GBP,,,,TESCO,,-14.35,\n",
+    }
+    with Ledger() as ledger:
+        for day, row in months.items():
+            path = tmp_path / f"Monzo Data Export - CSV ({day}, 2025).csv"
+            path.write_text(MONZO_HEADER + row, encoding="utf-8")
+            summary = import_file(ledger, path)
+            assert (summary.format, summary.accounts, summary.added, summary.warnings) == ("monzo", ["Monzo"], 1, [])
+        assert [a["name"] for a in ledger.accounts()] == ["Monzo"]
+        assert ledger.scalar("SELECT SUM(amount) FROM transactions") == -435 - 435 - 1435

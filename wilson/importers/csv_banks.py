@@ -341,6 +341,18 @@ FORMATS = [
         day_first=None,
     ),
     Dialect(
+        "monzo",  # named `Monzo Data Export - CSV (Monday, March 31st, 2025).csv`, a new name each time: the account is Monzo's
+        # Later exports add `Description`, `Category split`, `Money Out`/`Money In` (the amount again), `Balance`.
+        (("Transaction ID", "Date", "Time", "Type", "Name", "Emoji", "Category", "Amount", "Currency"),),
+        {
+            "Date": "date", "Name": "payee", "Description": "text", "Amount": "amount", "Currency": "currency",
+            "Local amount": "original_amount", "Local currency": "original_currency", "Balance": "balance",
+            "Category": "category", "Type": "kind", "Notes and #tags": "notes", "Notes": "notes", "Transaction ID": "bank_id",
+        },
+        AccountInfo("Monzo", "checking", "Monzo"),
+        day_first=True,
+    ),
+    Dialect(
         "cash_app",
         (("Transaction ID", "Date", "Transaction Type", "Currency", "Amount", "Fee", "Net Amount"),),
         # `Account` names the card or balance that paid, not an account of the user's: not read.
