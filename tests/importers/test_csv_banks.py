@@ -638,3 +638,42 @@ def test_monzos_exports_named_by_the_day_they_were_made_land_in_one_account(tmp_
             assert (summary.format, summary.accounts, summary.added, summary.warnings) == ("monzo", ["Monzo"], 1, [])
         assert [a["name"] for a in ledger.accounts()] == ["Monzo"]
         assert ledger.scalar("SELECT SUM(amount) FROM transactions") == -435 - 435 - 1435
+
+
+def test_wises_transfer_history_keeps_what_the_other_side_paid_or_got_in_its_currency(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A card payment abroad and a transfer to a pound account keep the target amount as their
+    original; money in from abroad keeps what its sender sent. A conversion's legs are both the user's."""
+    path = tmp_path / "transaction-history.csv"
+    path.write_text(
+        "ID,Status,Direction,Created on,Finished on,Source fee amount,Source fee currency,Target fee amount,Target fee currency,"
+        "Source name,Source amount (after fees),Source currency,Target name,Target amount (after fees),Target currency,Exchange rate,Reference\n"
+        "TRANSFER-1001,COMPLETED,IN,2025-01-05 09:00:00,2025-01-05 09:00:05,,,,,ACME GMBH,1000.00,EUR,Jane Doe,1000.00,EUR,1.0,Salary\n"
+        "CARD_TRANSACTION-1002,COMPLETED,OUT,2025-01-10 12:00:00,2025-01-10 12:00:00,0.00,EUR,,,Jane Doe,13.85,EUR,Amazon US,15.00,USD,1.08303,\n"
+        "TRANSFER-1005,COMPLETED,OUT,2025-01-25 08:00:00,2025-01-26 08:00:00,1.20,EUR,,,Jane Doe,200.00,EUR,Bob Smith,170.00,GBP,0.85,Loan\n"
+        "TRANSFER-1006,COMPLETED,IN,2025-01-27 08:00:00,2025-01-27 08:00:00,1.20,USD,,,ACME INC,1000.00,USD,Jane Doe,921.50,EUR,0.9215,inv 42\n"
+        "BALANCE-1003,COMPLETED,NEUTRAL,2025-01-20 08:00:00,2025-01-20 08:00:01,0.41,EUR,,,Jane Doe,99.59,EUR,Jane Doe,84.75,GBP,0.851,\n"
+    )
+    result = parse_file(path)
+    assert [(t.amount, t.currency, t.original_amount, t.original_currency) for t in result.transactions] == [
+        (100000, "EUR", None, None), (-1385, "EUR", -1500, "USD"), (-20120, "EUR", -17000, "GBP"), (92150, "EUR", 100000, "USD"),
+        (-10000, "EUR", None, None), (8475, "GBP", None, None),
+    ]
+
+
+def test_wises_statement_keeps_a_card_payment_abroads_exchange_to_amount_as_its_original(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "statement_99999999_EUR_2025-01-01_2025-01-31.csv"
+    path.write_text(
+        '"TransferWise ID","Date","Amount","Currency","Description","Payment Reference","Running Balance","Exchange From",'
+        '"Exchange To","Exchange Rate","Payer Name","Payee Name","Payee Account Number","Merchant","Card Last Four Digits",'
+        '"Card Holder Full Name","Attachment","Note","Total fees","Exchange To Amount"\n'
+        '"CARD-777","10-01-2025","-13.85","EUR","Card transaction of 15.00 USD issued by Amazon SEATTLE","","986.15","EUR","USD",'
+        '"1.08303","","","","Amazon","1234","Jane Doe","","","0.00","15.00"\n'
+        '"CARD-111","08-01-2025","-12.50","EUR","Card transaction of 12.50 EUR issued by Carrefour PARIS","","1000.00","","","",'
+        '"","","","Carrefour","1234","Jane Doe","","","0.00",""\n'
+        '"TRANSFER-776","05-01-2025","1012.50","EUR","Received money from ACME","","1012.50","","","","ACME","","","","","","","","0.00",""\n'
+    )
+    result = parse_file(path)
+    assert [(t.posted, t.amount, t.original_amount, t.original_currency) for t in result.transactions] == [
+        (date(2025, 1, 10), -1385, -1500, "USD"), (date(2025, 1, 8), -1250, None, None), (date(2025, 1, 5), 101250, None, None),
+    ]
+    assert result.accounts[0].currency == "EUR" and result.warnings == []

@@ -838,20 +838,32 @@ class _Conversion:
         """A transfer history's rows as they touch the user's balances (Wise): money in is what
         arrived (the target amount, in its currency, whatever fee the sender paid), and a conversion
         between two of the user's own balances (NEUTRAL) leaves one, fee and all, and arrives in the
-        other: a row for each side, appended to `parsed` and `kept`."""
+        other: a row for each side, appended to `parsed` and `kept`. Money sent or received in
+        another currency (a card payment abroad, a transfer to a pound account) keeps what the
+        other side paid or got as its original amount."""
         single, columns = self.layout.single, self.columns
-        in_i = single["amount_in"]
-        own = parsed.setdefault("currency", [None] * len(parsed["amount"]))
+        in_i, out_i = single["amount_in"], single["amount"]
+        rows = len(parsed["amount"])
+        own = parsed.setdefault("currency", [None] * rows)
+        originals = parsed.setdefault("original_amount", [None] * rows)
+        original_codes = parsed.setdefault("original_currency", [None] * rows)
         codes = [c.strip().upper() or None for c in columns[single["currency_in"]]] if "currency_in" in single else own
         arrived = money_column(columns[in_i], self._separator(in_i, european, thousandths), currency, codes)
+        sent = money_column(columns[out_i], self._separator(out_i, european, thousandths), currency, own)
         for i in [i for i in kept if i < self.count]:  # the file's own rows
             flag = columns[direction][i].strip().lower()
-            if flag not in ("in", "neutral") or arrived[i].__class__ is not int:
+            if arrived[i].__class__ is not int:
                 continue
-            if flag == "in":
+            source, target = own[i] or currency, codes[i] or own[i] or currency
+            if flag == "out" and target != source:
+                originals[i], original_codes[i] = -abs(arrived[i]), target
+            elif flag == "in":
+                if target != source and sent[i].__class__ is int:  # what the sender sent, before it was converted
+                    originals[i], original_codes[i] = abs(sent[i]), source
                 parsed["amount"][i], own[i] = abs(arrived[i]), codes[i] or own[i]
+            if flag != "neutral":
                 continue
-            left = f"{columns[single['amount']][i].strip()} {own[i] or currency}"
+            left = f"{columns[out_i][i].strip()} {own[i] or currency}"
             parsed["description"][i] = f"Converted {left} to {columns[in_i][i].strip()} {codes[i] or currency}"
             if "payee" in parsed:  # the holder on both sides: no one was paid
                 parsed["payee"][i] = "Currency conversion"

@@ -80,11 +80,13 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     "original_amount": (
         "original amount", "foreign amount", "amount in original currency", "local amount", "orig amount",
         "local currency amount", "foreigncurrencyamount",  # ANZ NZ's `EUR 135.00`
+        "exchange to amount",  # Wise's statement: what a card payment abroad or a conversion came to, in `Exchange To`
     ),
     "original_currency": (
         "original currency", "foreign currency", "local currency", "orig currency",
         "type foreign currency",  # N26 before 2024, beside `Amount (Foreign Currency)`
         "transaction currency",  # Virgin Money's card, beside its `Billing Amount`
+        "exchange to",  # Wise's statement, beside its `Exchange To Amount`
     ),
 }
 _OTHER: dict[str, tuple[str, ...]] = {
