@@ -1330,6 +1330,25 @@ def test_iso_debit_and_credit_codes_and_tesco_banks_flag_column_sign_unsigned_am
     assert (tesco.accounts[0].type, tesco.accounts[0].currency) == ("credit_card", "GBP")
 
 
+def test_a_ubs_collective_orders_single_payments_are_detail_lines_not_errors() -> None:
+    """UBS books an `e-banking-Sammelauftrag` once, then lists its parts with only an `Einzelbetrag`."""
+    result = parse_text(
+        "\ufeffKontonummer:;0123 00123456.40;\nIBAN:;CH12 0023 3233 1234 5678 A;\nBewertet in:;CHF;\n\n"
+        "Abschlussdatum;Abschlusszeit;Buchungsdatum;Valutadatum;Währung;Belastung;Gutschrift;Einzelbetrag;Saldo;Transaktions-Nr.;"
+        "Beschreibung1;Beschreibung2;Beschreibung3;Fussnoten;\n"
+        "2025-01-31;;2025-01-31;2025-01-31;CHF;;2345.67;;3320.67;9930031TI0000001;ACME AG;Lohn;;;\n"
+        "2025-01-15;;2025-01-15;2025-01-15;CHF;-25.00;;;975.00;9930031TI0000002;e-banking-Sammelauftrag;;;;\n"
+        "2025-01-15;;;;CHF;;;-10.00;;9930031TI0000003;Stadtwerke;Rechnung 1;;;\n"
+        "2025-01-15;;;;CHF;;;-15.00;;9930031TI0000004;Swisscom;Rechnung 2;;;\n"
+    )
+    assert [(t.line, t.posted, t.amount, t.balance) for t in result.transactions] == [
+        (6, date(2025, 1, 31), 234567, 332067), (7, date(2025, 1, 15), -2500, 97500),
+    ]
+    assert result.errors == [] and result.skipped_pending == 0
+    assert result.warnings == ["lines 8, 9: skipped as a collective order's single payments (its total is booked)"]
+    assert result.accounts[0].currency == "CHF"
+
+
 def test_a_foreign_amount_written_with_its_currency_code_is_the_original() -> None:
     """ANZ NZ's `ForeignCurrencyAmount` holds `EUR 135.00`."""
     result = parse_text(

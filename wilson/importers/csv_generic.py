@@ -1100,6 +1100,7 @@ class _Conversion:
             return range(self.count)
         amount_name = _name(names, self.money_cols[0] if self.money_cols else None)
         dropped: set[int] = set()
+        details = self._detail_rows(suspects, amounts)
         totals = [i for i in sorted(suspects) if _TOTAL_TEXT.fullmatch(descriptions[i])]
 
         def booked(j: int, current: int) -> bool:
@@ -1118,6 +1119,8 @@ class _Conversion:
                 errors.append(RowError(line, "description is longer than 4 KB", _name(names, texts[0])))
             elif status == "reverted":
                 result.skipped_reverted += 1
+            elif i in details:
+                pass  # said once below
             elif i in balance_words:  # dated or not (mBank's and Caixa's closing lines have no date)
                 self.balance_rows.append(i)
                 result.warnings.append(f"line {line}: skipped {balance_words[i][:60]!r} (a balance line)")
@@ -1141,7 +1144,18 @@ class _Conversion:
                 errors.append(RowError(line, str(amounts[i]), amount_name))
             else:
                 dropped.discard(i)
+        if details:
+            lines_of = sorted(lines[i] for i in details)
+            result.warnings.append(f"{lines_named(lines_of)}: skipped as a collective order's single payments (its total is booked)")
         return [i for i in range(self.count) if i not in dropped]
+
+    def _detail_rows(self, suspects: set[int], amounts: list) -> set[int]:
+        """Rows of no amount of their own but a single payment's (UBS's `Einzelbetrag`): the parts
+        of a collective order whose total the row above them books. Counting them would count it twice."""
+        index = self.layout.single.get("detail")
+        if index is None:
+            return set()
+        return {i for i in suspects if amounts[i] is None and self.columns[index][i].strip()}
 
     def _balance_line(self, description: str, amount: object) -> bool:
         """Whether a dated row is the statement's balance line: one with no amount whose text starts

@@ -169,6 +169,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
     "status": ("info", "buchungsstatus", "statut", "estado", "situacao", "stato"),
     "notes": ("notiz", "bemerkung"),
     "hold": ("kwota blokady zwolnienie blokady",),  # ING PL: a card hold, with no amount booked yet
+    "detail": ("einzelbetrag",),  # UBS: a collective order's single payments, under the row that books their total
     "planned": ("umsatz geplant",),  # Consorsbank: `Ja` on a payment scheduled for a later day
     "impact": ("auswirkung auf guthaben", "impact sur le solde"),  # PayPal's `Balance Impact` in German and French
     "kind": (
