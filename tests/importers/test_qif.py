@@ -464,3 +464,27 @@ def test_a_card_file_signed_from_the_issuers_side_is_read_the_other_way_round() 
     assert [t.amount for t in QIF.parse("!Type:CCard\n" + refunds, "visa.qif").transactions] == [-2345, -50000]
     bank = issuer.replace("SDining\n$60.00\nSTravel\n$39.00\n", "PDELTA\n")
     assert [t.amount for t in QIF.parse("!Type:Bank\n" + bank, "chk.qif").transactions] == [2345, -50000, 9900, -500]
+
+
+def test_a_cards_next_download_without_a_payment_is_read_from_the_issuers_side_as_the_last(tmp_path: Path) -> None:
+    """April holds no payment to show its signs: read as March was, its charges out, not money in.
+    A first month of only positive amounts is read as written, and said to be money in."""
+    from wilson.importers.pipeline import import_file
+    from wilson.ledger import Ledger
+
+    march = "!Type:CCard\nD03/02/2025\nT45.67\nPSHELL OIL 12345\n^\nD03/15/2025\nT-200.00\nPPAYMENT RECEIVED - THANK YOU\n^\n"
+    april = "!Type:CCard\nD04/02/2025\nT45.67\nPSHELL OIL 12345\n^\nD04/09/2025\nT15.49\nPNETFLIX.COM\n^\n"
+    (tmp_path / "Visa_2025-03.qif").write_text(march)
+    (tmp_path / "Visa_2025-04.qif").write_text(april)
+    with Ledger() as ledger:
+        assert import_file(ledger, tmp_path / "Visa_2025-03.qif").format == "qif_issuer"
+        second = import_file(ledger, tmp_path / "Visa_2025-04.qif")
+        assert second.format == "qif_issuer" and second.accounts == ["Visa Credit Card"]
+        assert second.warnings[0] == "Visa Credit Card: read from the issuer's side (charges positive), as its earlier downloads or --format qif_issuer say"
+        assert [row["amount"] for row in ledger.query("SELECT amount FROM transactions ORDER BY posted")] == [-4567, 20000, -4567, -1549]
+        assert import_file(ledger, tmp_path / "Visa_2025-04.qif").added == 0
+    first = QIF.parse(april, "Amex.qif")
+    assert [t.amount for t in first.transactions] == [4567, 1549] and first.format == "qif"
+    assert first.warnings == ["Amex Credit Card: every amount is positive, read as money in (payments, refunds); if they are charges,"
+                              " undo and import with --format qif_issuer"]
+    assert [t.amount for t in qif.FORMATS[1].parse(april, "Amex.qif").transactions] == [-4567, -1549]

@@ -26,6 +26,7 @@ from wilson.importers.formats import format_names, parse_file
 from wilson.importers.model import (
     LEDGER_EXPORTS, UNNAMED, ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError, name_from_file, per_distinct, type_named,
 )
+from wilson.importers.qif import QIF, QIF_ISSUER
 from wilson.ledger import Ledger
 from wilson.ledger.account_changes import AccountChanges, note_account_changes
 from wilson.ledger.bulk import is_bulk
@@ -117,7 +118,8 @@ def _import_file(
     result = parse_file(path, forced_format, given)
     before = None if forced_format else _format_read_before(ledger, result)
     card, doubt = (None, None) if forced_format or before or result.format != GENERIC_CSV else _card_awaiting(ledger, result, account, source)
-    again_as = CARD_CSV if card else before if before != result.format else None
+    issuer_side = not (forced_format or before) and result.format == QIF and _read_from_issuer_side(ledger, result, account)
+    again_as = CARD_CSV if card else QIF_ISSUER if issuer_side else before if before != result.format else None
     if again_as:
         result = parse_file(path, again_as, given)
     if card:
@@ -241,6 +243,21 @@ def _card_awaiting(ledger: Ledger, result: ParseResult, named: str | None, sourc
         return name, None
     return None, (f"{name} opens as a credit card, and its positive row(s) were read as money in (a refund or payment);"
                   " if they are charges, undo and import with --format card_csv")
+
+
+def _read_from_issuer_side(ledger: Ledger, result: ParseResult, named: str | None) -> bool:
+    """Whether a QIF card file goes into a card whose last QIF download was signed from the
+    issuer's side (`qif_issuer`): next month's may hold no payment to show it, and its charges
+    came out as money in."""
+    cards = [parsed for parsed in result.accounts if parsed.type == "credit_card"]
+    if len(result.accounts) != 1 or not cards:
+        return False
+    found = ledger.account(named or cards[0].name or "")
+    last = found and ledger.query_one(
+        "SELECT format FROM import_batches WHERE account_id = ? AND undone_at IS NULL AND format IN (?, ?) ORDER BY id DESC LIMIT 1",
+        (found["id"], QIF, QIF_ISSUER),
+    )
+    return bool(last) and last["format"] == QIF_ISSUER
 
 
 # Money in only a bank account gets: a card's charges are never someone's pay, a deposit at the
@@ -827,7 +844,7 @@ def _ledger_rows(ledger: Ledger, result: ParseResult, rows: ParsedRows, accounts
     new.lists_pending = not restored
     if rows.has("category") or rows.has("splits"):
         # A QIF's categories are the user's own, set in Quicken or GnuCash: the categoriser never overwrites them.
-        users_own = restored or result.format == "qif"
+        users_own = restored or result.format in (QIF, QIF_ISSUER)
         changes.categories += file_categories(
             ledger, rows, new, create=users_own, source="user" if users_own else "bank", kinds=result.category_kinds
         )

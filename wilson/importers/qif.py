@@ -151,8 +151,9 @@ def _category(raw: str) -> tuple[str | None, str | None]:
 
 
 class _QifParser:
-    def __init__(self, text: str, source: str, currency: str | None = None):
+    def __init__(self, text: str, source: str, currency: str | None = None, issuer_side: bool = False):
         self.source, self.currency = source, currency
+        self.issuer_side = issuer_side  # card sections signed from the issuer's side, whatever their rows show
         self.lines = _lines(text)
         self.cut_short = not text.endswith("\n")  # the file stops mid-line: its last record may be cut
         self.order = _date_order(self.lines)
@@ -161,7 +162,7 @@ class _QifParser:
         self.decimal_sep = guess_decimal_separator(amounts)
         self.minors: dict[str, int] = {}
         self.dates: dict[str, date] = {}
-        self.result = ParseResult(format="qif", transactions=[], accounts=[])
+        self.result = ParseResult(format=QIF, transactions=[], accounts=[])
         self.accounts: dict[str, ParsedAccount] = {}
         self.account_name: str | None = None  # from the latest `!Account` block
         self.account_type: str | None = None
@@ -205,20 +206,29 @@ class _QifParser:
         """A card section that writes its payments (`PAYMENT RECEIVED - THANK YOU`) negative and
         most other rows positive is signed from the issuer's side, as some banks' card downloads
         are: charges positive. Quicken's own card register writes charges negative and payments
-        positive. Read the other way round, as the card CSV and OFX readers do, and say so."""
+        positive. Read the other way round, as the card CSV and OFX readers do, and say so; the
+        file is then `qif_issuer`, so the card's next download, which may hold no payment to show
+        it, is read the same way (`wilson.importers.pipeline`)."""
         rows = [row for row in self.result.transactions if row.account_key == account.key]
         paid = [CARD_PAYMENT.search(row.description) is not None for row in rows]
         payments = [row.amount for row, is_payment in zip(rows, paid) if is_payment]
         others = [row.amount for row, is_payment in zip(rows, paid) if not is_payment]
-        if not payments or max(payments) >= 0 or sum(a > 0 for a in others) <= sum(a < 0 for a in others):
+        name = account.name or "the card"
+        if self.issuer_side:
+            said = f"{name}: read from the issuer's side (charges positive), as its earlier downloads or --format {QIF_ISSUER} say"
+        elif payments and max(payments) < 0 and sum(a > 0 for a in others) > sum(a < 0 for a in others):
+            said = f"{name}: its payments are negative and its charges positive (the issuer's side): every amount is read the other way round"
+        else:
+            if rows and min(row.amount for row in rows) > 0:
+                self.result.warnings.append(f"{name}: every amount is positive, read as money in (payments, refunds); if they are"
+                                            f" charges, undo and import with --format {QIF_ISSUER}")
             return
         for row in rows:
             row.amount = -row.amount
             for split in row.splits:
                 split.amount = -split.amount
-        self.result.warnings.append(
-            f"{account.name or 'the card'}: its payments are negative and its charges positive (the issuer's side): every amount is read the other way round"
-        )
+        self.result.format = QIF_ISSUER
+        self.result.warnings.append(said)
 
     def name_unnamed_sections(self) -> None:
         """A card or cash section no `!Account` block (or opening balance) names is its own account,
@@ -493,14 +503,18 @@ def _detect(text: str) -> int:
     return 0
 
 
+QIF, QIF_ISSUER = "qif", "qif_issuer"  # the second: card sections signed from the issuer's side (charges positive)
+
+
 class _QifFormat:
-    name = "qif"
+    def __init__(self, name: str, issuer_side: bool = False):
+        self.name, self.issuer_side = name, issuer_side
 
     def detect(self, text: str) -> int:
-        return _detect(text)
+        return 0 if self.issuer_side else _detect(text)  # by --format, or an account's earlier downloads
 
     def parse(self, text: str, source: str, currency: str | None = None) -> ParseResult:
-        return _QifParser(text, source, currency).parse()
+        return _QifParser(text, source, currency, self.issuer_side).parse()
 
 
-FORMATS = [_QifFormat()]
+FORMATS = [_QifFormat(QIF), _QifFormat(QIF_ISSUER, issuer_side=True)]
