@@ -2050,3 +2050,13 @@ def test_a_german_card_settled_from_the_girokonto_is_a_transfer(tmp_path: Path) 
         card = import_file(ledger, write(tmp_path, "visa.csv", "05.01.2023;;Ausgleich Kreditkarte;150,00\n06.01.2023;;REWE;-23,45\n", header),
                            account="Kreditkarte")
         assert card.transfers_linked == 1
+
+
+def test_an_account_named_with_spaces_around_is_the_account_of_that_name(tmp_path: Path) -> None:
+    path = write(tmp_path, "one.csv", "2025-02-03,STARBUCKS,-4.50\n")
+    with Ledger() as ledger:
+        assert import_file(ledger, path, account="Amex").added == 1
+        again = import_file(ledger, path, account=" amex ")
+        assert (again.accounts, again.duplicates) == (["Amex"], 1)
+        with pytest.raises(ImportRefused, match="--account needs a name"):
+            import_file(ledger, path, account="  ")

@@ -81,6 +81,10 @@ def import_file(
     passes its rule and merchant matcher; the importers know nothing of it). `currency` is the
     user's for a file that states none (most CSVs do not; an Australian bank's is not in dollars).
     """
+    if account is not None:
+        account = account.strip()  # the name the account is kept under (`--account "Amex "` found none, then clashed with it)
+        if not account:
+            raise ImportRefused(str(path), "--account needs a name")
     with _collector_paused():
         return _import_file(ledger, path, account, forced_format, dry_run, skip_bad, progress, categorize, currency)
 
