@@ -403,6 +403,8 @@ def test_a_check_deposited_is_money_in_in_a_statement_without_negatives(tmp_path
     path.write_text(statement(row("CHECK", "20250305", "100.00", "CHECK 1042") + row("DEP", "20250306", "500.00", "MOBILE DEPOSIT")
                               + row("CHECK", "20250307", "1500.00", "CHECK 1045 SECURITY DEPOSIT")))
     assert [t.amount for t in parse_file(path).transactions] == [-10000, 50000, -150000]  # checks written, unsigned
+    path.write_text(statement(row("CHECK", "20250310", "500.00", "DEPOSIT") + row("FEE", "20250331", "2.00", "SERVICE CHARGE")))
+    assert [t.amount for t in parse_file(path).transactions] == [50000, -200]  # a check typed `DEPOSIT` alone was paid in
 
 
 def test_without_curdef_the_rows_at_rate_one_name_the_currency(tmp_path: Path) -> None:

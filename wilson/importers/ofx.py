@@ -40,10 +40,12 @@ _EITHER_WAY_TYPES = frozenset(("ATM", "POS"))
 INVERTED_MIN = 3  # typed rows, every one signed against its type, before a statement is read the other way round
 _MONEY_IN_TEXT = re.compile(r"deposit|\bdep\b|refund|return|credit|reversal|rebate", re.I)
 _UNDONE_TEXT = re.compile(r"reversal|reversed|refund|rebate", re.I)  # money back, whatever the row's type
-# A `CHECK` row that says it was paid in (`REMOTE ONLINE DEPOSIT`, `MOBILE CHECK DEPOSIT`); a check
-# written for a `SECURITY DEPOSIT` is money out.
+# A `CHECK` row that says it was paid in (`REMOTE ONLINE DEPOSIT`, `MOBILE CHECK DEPOSIT`, `DEPOSIT`
+# alone); a check written for a `SECURITY DEPOSIT` is money out.
 _DEPOSITED_CHECK = re.compile(
-    r"\b(?:remote|mobile|online|atm|branch|e)[\s-]*(?:check\s+|cheque\s+)?deposit|\bdeposited\b|\b(?:check|cheque) deposit", re.I
+    r"\b(?:remote|mobile|online|atm|branch|e)[\s-]*(?:check\s+|cheque\s+)?deposit|\bdeposited\b|\b(?:check|cheque) deposit"
+    r"|^\s*deposit\s*$",
+    re.I,
 )
 _KIND = re.compile(r"[A-Z][A-Z ]+")  # `POS MERCHANDISE`, the transaction kind before `;PAYEE`
 _STATEMENTS = frozenset({"STMTRS", "CCSTMTRS"})
