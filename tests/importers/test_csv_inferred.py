@@ -407,3 +407,21 @@ def test_a_column_naming_several_currencies_is_the_original_amount_not_the_accou
     path.write_text("2026-11-03,STARBUCKS LONDON,GBP 3.80,-4.95\n2026-11-04,AMAZON.COM,USD 25.99,-25.99\n"
                     "2026-11-05,UBER *TRIP,EUR 12.40,-13.02\n2026-11-06,SALARY ACME,USD 2100.00,2100.00\n")
     assert [t.amount for t in parse_file(path).transactions] == [-495, -2599, -1302, 210000]
+
+
+def test_a_headerless_card_download_is_read_as_a_card_when_named_so_and_month_after_month(tmp_path: Path) -> None:
+    """TD's Visa `accountactivity.csv` of charges only: nothing in it tells charges from deposits,
+    so `--format card_csv` (which the warning names) reads it by its cells, its balance owed turned
+    round with the charges; the card's next download is read so without being told."""
+    january = tmp_path / "td_visa.csv"
+    january.write_text("01/05/2025,AMAZON.CA,45.00,,145.00\n01/12/2025,TIM HORTONS,2.45,,147.45\n01/20/2025,PETRO CANADA,60.00,,207.45\n")
+    february = tmp_path / "td_visa_feb.csv"
+    february.write_text("02/05/2025,AMAZON.CA,12.00,,219.45\n02/12/2025,TIM HORTONS,3.10,,222.55\n")
+    assert "--format card_csv" in parse_file(january).warnings[0]
+    with Ledger() as ledger:
+        first = import_file(ledger, january, forced_format="card_csv")
+        assert first.warnings == ["the file states no currency: td visa is opened in USD (undo and import with --currency to choose another)"]
+        second = import_file(ledger, february, account="td visa")
+        assert second.format == "card_csv"
+        assert [row["amount"] for row in ledger.query("SELECT amount FROM transactions ORDER BY posted")] == [-4500, -245, -6000, -1200, -310]
+        assert (ledger.scalar("SELECT type FROM accounts"), ledger.scalar("SELECT balance FROM accounts")) == ("credit_card", -22255)

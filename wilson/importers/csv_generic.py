@@ -1281,6 +1281,8 @@ class _Conversion:
             if "balance_direction" in single:
                 flags = [DIRECTION_WORDS.get(flag.strip().lower()) for flag in columns[single["balance_direction"]]]
                 balances = [directed(b, "x", sign) if sign else b for b, sign in zip(balances, flags)]
+            elif self.options.negate or self.sign_reading == "card":  # the balance owed, as the charges, from the card's side
+                balances = [-b if b.__class__ is int else b for b in balances]
             parsed["balance"] = balances if set(map(type, balances)) == {int} else [
                 b if b.__class__ is int else None for b in balances
             ]
@@ -1648,7 +1650,12 @@ class GenericCsv:
         return min(60, 30 + 5 * best[3])
 
     def parse(self, text: str, source: str, currency: str | None = None) -> ParseResult:
-        return read_by_header_names(text, source, Options(self.name, self.account, self.negate, currency=currency))
+        options = Options(self.name, self.account, self.negate, currency=currency)
+        if not self.detected and sniff(head_of(text)).best_header() is None:
+            from wilson.importers.csv_inferred import read_by_cells  # which reads its tables with this reader
+
+            return read_by_cells(text, source, options)  # a card's download without a header (TD's accountactivity.csv)
+        return read_by_header_names(text, source, options)
 
 
 FORMATS = [GenericCsv(), GenericCsv(CARD_CSV, AccountInfo(type="credit_card"), negate=True, detected=False)]

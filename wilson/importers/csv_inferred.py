@@ -352,10 +352,13 @@ def _decimals(column: list[str]) -> list[Decimal]:
     return values
 
 
+INFERRED_CSV = "inferred_csv"
+
+
 class InferredCsv:
     """A CSV with no header row whose columns read unambiguously as dates, money and text."""
 
-    name = "inferred_csv"
+    name = INFERRED_CSV
 
     def detect(self, text: str) -> int:
         """20 when the cells decide. A token 1 for a file whose header the generic mapper reads, so
@@ -373,18 +376,20 @@ class InferredCsv:
         return 20 if inferred.refusal(None) is None else 1
 
     def parse(self, text: str, source: str, currency: str | None = None) -> ParseResult:
-        inferred = infer_roles(sniff(head_of(text)))
-        if inferred is None:
-            raise ImportRefused(source, "no header row we can read, and no columns that read as dates, amounts and text throughout")
-        refusal = inferred.refusal(currency)
-        if refusal is not None:
-            raise ImportRefused(source, f"no header row we can read, and {refusal}")
-        if inferred.header_line is None:
-            text = _from_line(text, inferred.first_line)
-        return parse_table(
-            text, source, inferred.delimiter, inferred.header_line,
-            lambda header: layout_from_roles(header, inferred.roles), Options(self.name, currency=currency),
-        )
+        return read_by_cells(text, source, Options(self.name, currency=currency))
+
+
+def read_by_cells(text: str, source: str, options: Options) -> ParseResult:
+    """A table read by what its cells hold (`card_csv` reads a headerless card download so too)."""
+    inferred = infer_roles(sniff(head_of(text)))
+    if inferred is None:
+        raise ImportRefused(source, "no header row we can read, and no columns that read as dates, amounts and text throughout")
+    refusal = inferred.refusal(options.currency)
+    if refusal is not None:
+        raise ImportRefused(source, f"no header row we can read, and {refusal}")
+    if inferred.header_line is None:
+        text = _from_line(text, inferred.first_line)
+    return parse_table(text, source, inferred.delimiter, inferred.header_line, lambda header: layout_from_roles(header, inferred.roles), options)
 
 
 def _from_line(text: str, line: int) -> str:

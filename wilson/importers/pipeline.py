@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from wilson.importers.csv_generic import CARD_CSV, CARD_SAMPLE, GENERIC_CSV, UNSURE_SIGNS_MIN
+from wilson.importers.csv_inferred import INFERRED_CSV
 from wilson.importers.file_categories import file_categories
 from wilson.importers.formats import format_names, parse_file
 from wilson.importers.model import (
@@ -121,7 +122,8 @@ def _import_file(
     given = currency or (named_account["currency"] if named_account else None)
     result = parse_file(path, forced_format, given)
     before = None if forced_format else _format_read_before(ledger, result)
-    card, doubt = (None, None) if forced_format or before or result.format != GENERIC_CSV else _card_awaiting(ledger, result, account, source)
+    read_as_table = result.format in (GENERIC_CSV, INFERRED_CSV)
+    card, doubt = (None, None) if forced_format or before or not read_as_table else _card_awaiting(ledger, result, account, source)
     issuer_side = not (forced_format or before) and result.format == QIF and _read_from_issuer_side(ledger, result, account)
     again_as = CARD_CSV if card else QIF_ISSUER if issuer_side else before if before != result.format else None
     if again_as:
@@ -232,8 +234,8 @@ def _card_awaiting(ledger: Ledger, result: ParseResult, named: str | None, sourc
     ) or ledger.account(name)
     unsure = result.sign_reading == "unsure"
     if found:
-        earlier = "b.account_id = ? AND b.format IN (?, ?) ORDER BY b.id DESC"
-        params = (found["id"], GENERIC_CSV, CARD_CSV)
+        earlier = "b.account_id = ? AND b.format IN (?, ?, ?) ORDER BY b.id DESC"
+        params = (found["id"], GENERIC_CSV, INFERRED_CSV, CARD_CSV)
         before = next((row["format"] for row in _named_like(ledger, source, earlier, params)), None) or next(
             (row["format"] for row in ledger.query(f"SELECT b.format FROM import_batches b WHERE b.undone_at IS NULL AND {earlier}", params)),
             None,
