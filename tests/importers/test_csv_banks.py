@@ -501,6 +501,12 @@ def test_a_dialect_named_with_format_reads_a_file_without_its_header_by_the_gene
     path.write_text("Trans. Date,Description,Amount\n03/15/2025,SHELL OIL,40.00\n")  # Discover without Post Date
     result = parse_file(path, "discover")
     assert (result.format, [t.amount for t in result.transactions]) == ("discover", [-4000])
+    assert result.warnings == []
+    amex = tmp_path / "activity.csv"  # another bank's own layout named as Chase's: its charges come out as money in, and it says so
+    amex.write_text("Date,Description,Card Member,Account #,Amount\n03/15/2025,SHELL OIL,J SMITH,-41007,40.00\n")
+    forced = parse_file(amex, "chase_checking")
+    assert [t.amount for t in forced.transactions] == [4000]
+    assert forced.warnings == ["the header is amex's: read as chase_checking (--format) writes its rows, charges negative"]
 
 
 def test_wises_transfer_history_books_finished_transfers_by_direction_with_the_other_party(tmp_path) -> None:

@@ -63,7 +63,12 @@ class Dialect:
             return parse_table(text, source, ",", None, self._layout, options)
         found = self._find(head_of(text))
         if found is None:  # named with --format: a shorter download of the bank's (Amex's Date,Description,Amount)
-            return read_by_header_names(text, source, options)
+            result = read_by_header_names(text, source, options)
+            other = next((fmt.name for fmt in FORMATS if fmt is not self and fmt.row_shape is None and fmt._find(head_of(text))), None)
+            if other:  # another bank's file named as this one's: its signs may be the other way round
+                signs = "positive" if self.negate else "negative"
+                result.warnings.append(f"the header is {other}'s: read as {self.name} (--format) writes its rows, charges {signs}")
+            return result
         return parse_table(text, source, found[2], found[0], self._layout, options)
 
     def _account_for(self, source: str, text: str) -> AccountInfo:
