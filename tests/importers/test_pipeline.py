@@ -82,13 +82,21 @@ def test_same_rows_in_another_account_are_not_duplicates(tmp_path: Path) -> None
         ]
 
 
-def test_a_mistyped_account_name_that_doubles_another_accounts_rows_says_so(tmp_path: Path) -> None:
+def test_a_mistyped_account_name_is_refused_and_another_that_doubles_an_accounts_rows_says_so(tmp_path: Path) -> None:
+    """A typo of an account's name would open a second account holding the month again; a name
+    only its `…` tells from the account's is that account."""
     with Ledger() as ledger:
-        import_file(ledger, write(tmp_path, "jan.csv", JAN_FEB), account="Checking")
+        import_file(ledger, write(tmp_path, "jan.csv", JAN_FEB), account="Checking …1234")
         february = write(tmp_path, "feb.csv", "\n".join(JAN_FEB.splitlines()[-3:]) + "\n2025-03-02,GROCER,-12.00\n")
-        typo = import_file(ledger, february, account="Chekcing")
-        assert typo.warnings[-1] == ('3 of its rows in Chekcing are in Checking too (same day, amount and text): if the file'
-                                     ' is Checking\'s, undo it and import it with --account "Checking"')
+        with pytest.raises(ImportRefused, match=r"no account is named 'Chekcing 1234': did you mean Checking …1234\?"):
+            import_file(ledger, february, account="Chekcing 1234")
+        assert ledger.scalar("SELECT COUNT(*) FROM accounts") == 1
+        other = import_file(ledger, february, account="Joint")
+        assert other.warnings[-1] == ('3 of its rows in Joint are in Checking …1234 too (same day, amount and text): if the file'
+                                      ' is Checking …1234\'s, undo it and import it with --account "Checking …1234"')
+        undo_batch(ledger, other.batch_id)
+        meant = import_file(ledger, february, account="checking 1234")
+        assert (meant.accounts, meant.added, meant.duplicates) == (["Checking …1234"], 1, 3)
 
 
 def test_a_pending_row_posting_under_its_transaction_id_is_replaced_not_lost(tmp_path: Path) -> None:

@@ -383,6 +383,36 @@ def _default_key(result: ParseResult) -> str:
     return result.accounts[0].key if result.accounts else "default"
 
 
+TYPO_LIKENESS = 85  # of 100: `Amx` is Amex mistyped; `Visa` and `Visa Gold` are two cards
+
+
+def _meant(ledger: Ledger, named: str, source: str) -> dict | None:
+    """The account an `--account` that names none means: one of the same letters and digits
+    (`Chase Checking 1234` for `Chase Checking …1234`, whose `…` nobody types). A name like
+    another's but for a typo (`Amx`) is refused rather than opened: the month's rows would go
+    into the ledger a second time, under the new account."""
+    from rapidfuzz import fuzz
+
+    wanted = _letters_and_digits(named)
+    names = [row["name"] for row in ledger.query("SELECT name FROM accounts")]
+    same = [name for name in names if _letters_and_digits(name) == wanted]
+    if len(same) == 1:
+        return ledger.account(same[0])
+    like = [name for name in names if _DIGIT_RUNS.findall(name) == _DIGIT_RUNS.findall(named)
+            and fuzz.ratio(wanted, _letters_and_digits(name)) >= TYPO_LIKENESS]
+    if like:
+        raise ImportRefused(source, f"no account is named {named!r}: did you mean {' or '.join(like)}? (--account opens a new"
+                                    " account only under a name like no other's)")
+    return None
+
+
+_DIGIT_RUNS = re.compile(r"\d+")
+
+
+def _letters_and_digits(name: str) -> str:
+    return "".join(ch for ch in name.casefold() if ch.isalnum())
+
+
 def _resolve_accounts(
     ledger: Ledger, result: ParseResult, rows: ParsedRows, named: str | None, source: str, warnings: list[str],
     changes: AccountChanges,
@@ -425,7 +455,7 @@ def _account_for(
         if found:
             return found
     name = named or _account_name(parsed, source)
-    found = ledger.account(name)
+    found = ledger.account(name) or (_meant(ledger, named, source) if named else None)
     if found and not named and parsed.number and found["number"] not in (None, parsed.number):
         name = _unclaimed_name(ledger, name, parsed.number)
         found = ledger.account(name)
