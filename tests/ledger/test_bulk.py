@@ -67,7 +67,13 @@ def import_until_writing(path: Path, account: str, home: Path) -> tuple[subproce
     )
     journal = home / "wilson.db-journal"
     deadline = time.monotonic() + 30
-    while not journal.exists() and proc.poll() is None and time.monotonic() < deadline:
+    while proc.poll() is None and time.monotonic() < deadline:
+        # Leaving WAL rewrites the header through a journal of its own, gone a millisecond later: the
+        # rows' journal is the one still there a while after.
+        if journal.exists():
+            time.sleep(0.02)
+            if journal.exists():
+                break
         time.sleep(0.002)
     return proc, journal
 
