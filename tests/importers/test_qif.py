@@ -174,6 +174,7 @@ def test_forcing_a_format_the_file_is_not_says_so() -> None:
     with pytest.raises(ImportRefused, match=r"no transactions read as qif \(--format\); is it another format\?"):
         parse_file(FIXTURES / "written/chase_checking.csv", forced_format="qif")
     assert len(parse_file(FIXTURES / "quiffen/test.qif", forced_format="qif").transactions) == 6
+    assert parse_file(FIXTURES / "quiffen/test.qif", forced_format=" QIF ").format == "qif"  # as people type it
 
 
 def test_month_name_dates_some_writers_use() -> None:

@@ -53,7 +53,7 @@ def ranked_formats(text: str, source: str, forced: str | None = None) -> list[Fo
     formats = all_formats()
     if forced:
         for fmt in formats:
-            if fmt.name == forced:
+            if fmt.name == forced.strip().lower():  # `--format QIF`
                 return [fmt]
         raise ImportRefused(source, f"unknown format {forced!r}; known: {', '.join(f.name for f in formats)}")
     scored = sorted(((fmt.detect(text), -order, fmt) for order, fmt in enumerate(formats)), key=lambda s: s[:2], reverse=True)
