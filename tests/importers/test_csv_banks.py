@@ -85,6 +85,8 @@ def test_a_us_banks_point_is_always_its_decimal_mark(tmp_path) -> None:
     assert [str(error) for error in parse_file(path).errors] == [
         "line 2, column Amount: -45.001 has more decimals than USD allows",
     ]
+    path.write_text(head + 'DEBIT,02/03/2025,SHELL OIL,"-45,20",DEBIT_CARD,"954,80",,\n')  # re-saved by a European spreadsheet
+    assert [(t.amount, t.balance) for t in parse_file(path).transactions] == [(-4520, 95480)]
 
 
 def test_a_banks_own_date_order_holds_when_every_date_fits_both() -> None:

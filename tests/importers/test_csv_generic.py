@@ -1687,3 +1687,33 @@ def test_an_amount_named_in_a_currency_is_the_accounts_in_either_order_unless_ev
     shown = parse_text("Date,Description,Amount,Currency,Amount (USD)\n03/01/2025,REWE BERLIN,-50.00,EUR,-54.10\n"
                        "03/02/2025,GEHALT,3000.00,EUR,3246.00\n")
     assert shown.accounts[0].currency == "EUR" and [t.amount for t in shown.transactions] == [-5000, 300000]
+
+
+def test_a_virgin_money_month_abroad_is_billed_in_the_pounds_its_payment_names() -> None:
+    """Most purchases in euros: the account's currency is the one the card's payment names."""
+    holiday = VIRGIN_MONEY_CARD.replace(",GBP,No", ",EUR,No").replace("CRDT,0,BILLED,EUR", "CRDT,0,BILLED,GBP")
+    assert parse_text(holiday).accounts[0].currency == "GBP"
+
+
+def test_card_csv_turns_round_only_a_lone_amount_column_and_balances_that_then_follow(tmp_path) -> None:
+    """`--format card_csv`: charges written positive in one amount column. Debit and credit columns
+    sign their rows already; a balance owed written positive is turned round with the charges, one
+    written negative is not; a file whose payments are positive and charges negative is the
+    holder's way already."""
+    from wilson.importers.formats import parse_file
+
+    def read(text: str) -> ParseResult:
+        path = tmp_path / "card.csv"
+        path.write_text(text)
+        return parse_file(path, "card_csv")
+
+    pair = read("01/02/2025,TIM HORTONS #12,4.50,\n01/03/2025,PETRO-CANADA,54.97,\n01/05/2025,PAYMENT - THANK YOU,,400.00\n")
+    assert [t.amount for t in pair.transactions] == [-450, -5497, 40000]
+    for balances in (("354.97", "437.74", "37.74"), ("-354.97", "-437.74", "-37.74")):
+        owed = read("Date,Description,Amount,Balance\n01/02/2025,TESCO STORES,54.97,{}\n01/03/2025,SHELL,82.77,{}\n"
+                    "01/05/2025,PAYMENT RECEIVED,-400.00,{}\n".format(*balances))
+        assert [(t.amount, t.balance) for t in owed.transactions] == [(-5497, -35497), (-8277, -43774), (40000, -3774)]
+    holder = read('02/01/2025,"-54.97","WOOLWORTHS 1234","-354.97"\n03/01/2025,"-82.77","SHELL","-437.74"\n'
+                  '05/01/2025,"+400.00","PAYMENT RECEIVED, THANK YOU","-37.74"\n')
+    assert [t.amount for t in holder.transactions] == [-5497, -8277, 40000]
+    assert holder.warnings[0] == "its card payments are positive and its charges negative already: read as written (not turned round)"

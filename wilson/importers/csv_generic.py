@@ -228,7 +228,9 @@ class _Conversion:
         self.warnings: list[str] = []  # what the reading had to decide that the user should know
         self.sign_reading: str | None = None  # see ParseResult.sign_reading
         self.per_currency = False  # the rows' currencies are the accounts (no account column)
-        self.purchases: int | None = None  # a currency column that turned out to be the purchases' (`_purchase_currencies`)
+        self.turned_round = False  # the amounts were read the other way round: a card's charges written positive
+        self.purchases: int | None = None
+        self.billed_in: str | None = None  # the account's currency, told by its purchases' (`_billing_currency`)  # a currency column that turned out to be the purchases' (`_purchase_currencies`)
         # Only a file with a 64 KB stretch free of line breaks can hold a row that long (give or take
         # quoted line breaks, which the 4 KB description check still catches); most files skip the check.
         self.check_sizes = has_long_line(text, MAX_ROW_CHARS)
@@ -315,14 +317,25 @@ class _Conversion:
         """A currency column of several currencies beside an original amount that has none of its
         own is the original amount's (`Payment currency`, `Original amount`): the amounts are the
         account's, whatever each purchase was paid in. A purchase's currency beside no original
-        amount (Virgin Money's card's `Transaction Currency` beside its `Billing Amount`) says only
-        what most of them, the account's own, are in."""
+        amount (Virgin Money's card's `Transaction Currency` beside its `Billing Amount`) may tell
+        the account's (`_billing_currency`)."""
         single = self.layout.single
         if "currency" in single and "original_amount" in single and "original_currency" not in single:
             if len(set(filter(None, map(currency_cell, self._column(single["currency"], 1000))))) > 1:
                 single["original_currency"] = self.purchases = single.pop("currency")
         elif "original_currency" in single and "original_amount" not in single and "currency" not in single:
-            self.purchases = single.pop("original_currency")
+            self.billed_in = self._billing_currency(single.pop("original_currency"))
+
+    def _billing_currency(self, index: int) -> str | None:
+        """The account's currency, from what each purchase was paid in beside no original amount:
+        the one they all name, else the one money in names (a payment to the card is in its own
+        currency; a month abroad's purchases, the most of them, are not)."""
+        codes = [currency_cell(cell) for cell in self.columns[index]]
+        named = set(filter(None, codes))
+        direction = self.layout.single.get("direction")
+        if len(named) != 1 and direction is not None:
+            named = {code for code, flag in zip(codes, self.columns[direction]) if code and DIRECTION_WORDS.get(flag.strip().lower()) == 1}
+        return named.pop() if len(named) == 1 else None
 
     def _references_in_words(self) -> None:
         """In a file with no text column, a reference column written in words is the transaction's
@@ -540,9 +553,9 @@ class _Conversion:
     def _separator(self, index: int | None, european: bool, thousandths: bool) -> str:
         """The column's decimal mark. A lone separator before three digits groups thousands, unless
         the file's currency has three decimals (`-1.234` Kuwaiti dinars) or a number could not be
-        grouped that way (`1500.000`, `-0.500`, `-45.6700`)."""
-        if self.options.decimal:
-            return self.options.decimal
+        grouped that way (`1500.000`, `-0.500`, `-45.6700`), or it is the bank's own decimal mark (a
+        US bank's `-45.001` is no thousands; its file re-saved by a European spreadsheet, `-5,75`,
+        still reads by its commas)."""
         sample = self._column(index, 400)
         decisive = [v for v in sample if _DECISIVE.search(v)]
         if decisive:
@@ -552,7 +565,7 @@ class _Conversion:
         if has_dot != has_comma:
             sep = "." if has_dot else ","
             ungroupable = any(_UNGROUPED[sep].search(v) for v in sample)
-            return sep if thousandths or ungroupable else ("," if has_dot else ".")
+            return sep if thousandths or ungroupable or sep == self.options.decimal else ("," if has_dot else ".")
         return "," if european else "."
 
     def _stated_currencies(self) -> set[str]:
@@ -587,6 +600,8 @@ class _Conversion:
         if self.options.account.currency:
             return self.options.account.currency
         single = self.layout.single
+        if self.billed_in:
+            return self.billed_in
         if "currency" in single or self.purchases is not None:  # the purchases' currencies: most of them are the account's
             values = Counter(filter(None, map(currency_cell, self._column(single.get("currency", self.purchases), 1000))))
             if values:
@@ -987,9 +1002,25 @@ class _Conversion:
             self.sign_reading = "written"
             if self._charges_positive(amounts, descriptions):
                 self.sign_reading = "card"
-        if self.options.negate or self.sign_reading == "card":
+        # A card's charges written positive in its one amount column (debit and credit columns, or a
+        # direction, have signed them already: TD's Visa download of charges and payments).
+        turned = self.options.negate and lone and not self._signed_by_holder(amounts, descriptions)
+        if turned or self.sign_reading == "card":
+            self.turned_round = True
             amounts = [-amount if amount.__class__ is int else amount for amount in amounts]
         return amounts
+
+    def _signed_by_holder(self, amounts: list, descriptions: list[str]) -> bool:
+        """Whether a file read as a card that writes its charges positive (`card_csv`) signs them the
+        holder's way after all: its card payments positive and most other rows negative (CommBank's
+        card). Turned round, its charges came out as money in."""
+        paid = per_distinct(CARD_PAYMENT_WORDS.search, descriptions)
+        payments = [a for a, hit in zip(amounts, paid) if hit and a.__class__ is int and a]
+        others = [a for a, hit in zip(amounts, paid) if not hit and a.__class__ is int and a]
+        if not payments or min(payments) < 0 or sum(a < 0 for a in others) * 2 <= len(others):
+            return False
+        self.warnings.append("its card payments are positive and its charges negative already: read as written (not turned round)")
+        return True
 
     def _charges_positive(self, amounts: list, descriptions: list[str]) -> bool:
         """A card statement that writes charges positive: most rows are positive and its card
@@ -1281,8 +1312,8 @@ class _Conversion:
             if "balance_direction" in single:
                 flags = [DIRECTION_WORDS.get(flag.strip().lower()) for flag in columns[single["balance_direction"]]]
                 balances = [directed(b, "x", sign) if sign else b for b, sign in zip(balances, flags)]
-            elif self.options.negate or self.sign_reading == "card":  # the balance owed, as the charges, from the card's side
-                balances = [-b if b.__class__ is int else b for b in balances]
+            elif self.turned_round:  # a balance owed written from the card's side, as its charges were
+                balances = _owed_turned_round(parsed["amount"], balances)
             parsed["balance"] = balances if set(map(type, balances)) == {int} else [
                 b if b.__class__ is int else None for b in balances
             ]
@@ -1614,6 +1645,22 @@ def _status(value: str) -> str:
 
 
 # ------------------------------------------------------------------------------------ the format
+
+
+def _owed_turned_round(amounts: list, balances: list) -> list:
+    """A card's balances turned round with its charges when they then move by the amounts (a
+    balance owed written positive), else as written (a card that writes what it is owed negative)."""
+    turned = [-b if b.__class__ is int else b for b in balances]
+    return turned if _moves_by(amounts, turned) > _moves_by(amounts, balances) else balances
+
+
+def _moves_by(amounts: list, balances: list) -> int:
+    """How many of the first thousand rows' balances follow from the one before by their amounts,
+    oldest or newest first."""
+    rows = [(a, b) for a, b in zip(amounts[:1000], balances[:1000]) if a.__class__ is int and b.__class__ is int]
+    pairs = list(zip(rows, rows[1:]))
+    return max(sum(later - earlier == amount for (_, earlier), (amount, later) in pairs),
+               sum(newer - older == amount for (amount, newer), (_, older) in pairs))
 
 
 def read_by_header_names(text: str, source: str, options: Options) -> ParseResult:

@@ -169,6 +169,8 @@ def _not_held_by_bank_id(
         (window[0], shift(window[1], -BANK_ID_MATCH_DAYS), shift(window[2], BANK_ID_MATCH_DAYS)),
     ):
         held.setdefault(bank_id, []).append((posted, amount, text, fingerprint))
+    if not held:
+        return rows.bank_id, fresh  # nothing for an id to name (an account's first download)
     ids = _naming_ids(rows, held)
     answered = set(rows.fingerprint)  # rows already there by fingerprint answer for those, not for others
     candidates: dict[tuple[str, int], list[tuple[str, str, int]]] = {}
