@@ -380,13 +380,29 @@ def test_ids_a_bank_repeats_or_numbers_by_position_name_no_row(tmp_path: Path) -
     next_month = [("20250303", "-4.50", "0", "COFFEE"), ("20250307", "-25.00", "0", "AUTOSAVE TO SAVINGS")]
     week = [(f"202503{day:02d}", "-2.90", str(day), "MTA*NYCT PAYGO") for day in range(1, 8)]
     next_week = [(f"202503{day + 7:02d}", "-2.90", str(day), "MTA*NYCT PAYGO") for day in range(1, 8)]
+    daily = [("20250303", "-2.90", "1", "MTA*NYCT PAYGO")]  # one fare a download, each numbered 1
     with Ledger() as ledger:
-        for account, first, second in (("Credit Union", constant, next_month), ("Transit", week, next_week)):
+        for account, first, second in (("Credit Union", constant, next_month), ("Transit", week, next_week),
+                                       ("Fares", daily, [("20250304", "-2.90", "1", "MTA*NYCT PAYGO")])):
             assert import_file(ledger, write(tmp_path, "first.ofx", ofx(first), header=""), account=account).added == len(first)
             assert import_file(ledger, write(tmp_path, "second.ofx", ofx(second), header=""), account=account).added == len(second)
             assert import_file(ledger, tmp_path / "second.ofx", account=account).added == 0
             held = ledger.scalar("SELECT COUNT(*) FROM transactions t JOIN accounts a ON a.id = t.account_id WHERE a.name = ?", (account,))
             assert held == len(first) + len(second)
+
+
+def test_stable_ids_follow_rows_the_next_download_dates_later(tmp_path: Path) -> None:
+    """The week's last three card purchases settle in the next download two to four days later,
+    text extended, under their own FITIDs: they are the same rows, though more ids in the file are
+    held on other days than on the same ones."""
+    first = [("20250303", "-12.00", "A101", "GROCER"), ("20250305", "-33.19", "A102", "AMAZON MKTPL"),
+             ("20250306", "-40.00", "A103", "SHELL OIL"), ("20250307", "-27.00", "A104", "BISTRO")]
+    second = [("20250308", "-33.19", "A102", "AMAZON MKTPL*AB12C3DE4"), ("20250309", "-40.00", "A103", "SHELL OIL 5543"),
+              ("20250310", "-27.00", "A104", "BISTRO 21"), ("20250311", "-9.99", "A105", "NETFLIX")]
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "w1.ofx", ofx(first), header=""))
+        later = import_file(ledger, write(tmp_path, "w2.ofx", ofx(second), header=""))
+        assert (later.added, later.duplicates) == (1, 3)
 
 
 def test_a_row_the_bank_books_again_for_another_amount_replaces_the_first(tmp_path: Path) -> None:

@@ -33,7 +33,6 @@ MOVED_ROW_DAYS = 3  # without an id, a row the bank re-dated: authorisation to p
 AMENDED_SHARE, AMENDED_FEW = 0.5, 3
 SHARED_SPAN_DAYS = 4  # a file and an account sharing more days than this cover the same stretch, not a boundary
 SAME_DAYS_MIN = 3  # held rows on a file's days, at the least, before it can be shown to list the same days
-POSITIONAL_IDS_MIN = 3  # a file's ids naming the account's other rows this often are positions in a download
 
 
 @dataclass
@@ -183,27 +182,28 @@ def _not_held_by_bank_id(
 
 def _naming_ids(rows: NewRows, held: dict[str, list[tuple[str, int, str, int]]]) -> list[str | None]:
     """The file's bank ids that each name one day's row (a purchase and its fee may share one),
-    None for the others. An id that the file, or the account near its days, gives rows on several
-    days names none of them (a bank that writes `0` on every row). A file whose ids the account holds
-    on other rows (another day or amount) more often than on the same ones, and more than a few
-    times, numbers its rows by their place in each download (`1` to `N`): none of them is an id.
-    Trusted, such ids took the next download's new rows for the same purchases a week before."""
-    same = other = 0
-    named: dict[str, set[str]] = {}
-    for bank_id, posted, amount in zip(rows.bank_id, rows.posted, rows.amount):
-        if not bank_id:
-            continue
-        named.setdefault(bank_id, set()).add(posted)
-        seen = held.get(bank_id)
-        if seen:
-            if any(day == posted and was == amount for day, was, _, _ in seen):
-                same += 1
-            else:
-                other += 1
-    if other >= POSITIONAL_IDS_MIN and other > same:
+    None for the others. A file whose ids are its rows' places (`1` to `N`, restarting in each
+    download) has none; nor does an id that the file, or the account near its days, gives rows on
+    several days (a bank that writes `0` on every row). Trusted, such ids took the next download's
+    new rows for the same purchases a week before."""
+    given = [bank_id for bank_id in rows.bank_id if bank_id]
+    if _places(given):
         return [None] * len(rows)
+    named: dict[str, set[str]] = {}
+    for bank_id, posted in zip(rows.bank_id, rows.posted):
+        if bank_id:
+            named.setdefault(bank_id, set()).add(posted)
     one_day = {bank_id for bank_id, on in named.items() if len(on) == 1 and len({day for day, *_ in held.get(bank_id, ())}) <= 1}
     return [bank_id if bank_id in one_day else None for bank_id in rows.bank_id]
+
+
+def _places(ids: list[str]) -> bool:
+    """Whether ids are the numbers from 0 or 1 up, each once (`1`, `2`, `3` or `001`…): a place in
+    the download, not the bank's name for the row."""
+    if not ids or not all(map(str.isdigit, ids)):
+        return False
+    numbers = sorted(map(int, ids))
+    return numbers[0] in (0, 1) and numbers == list(range(numbers[0], numbers[0] + len(numbers)))
 
 
 def _same_row(seen: tuple[str, str, int], posted: str, description: str) -> bool:
