@@ -486,6 +486,10 @@ def test_rows_left_open_after_an_empty_leaf_are_siblings_not_nested(tmp_path: Pa
     assert [(t.posted, t.amount, t.description) for t in result.transactions] == [
         (date(2025, 3, 1), -100, "ONE"), (date(2025, 3, 2), -200, "TWO"), (date(2025, 3, 3), -300, "THREE")]
     assert not result.errors
+    # A currency block left open on each row keeps its fields: the rows were bought in euros.
+    path.write_text(statement(rows.replace("<MEMO>\n", "<CURRENCY><CURRATE>1.10<CURSYM>EUR\n")))
+    assert [(t.amount, t.original_amount, t.original_currency) for t in parse_file(path).transactions] == [
+        (-110, -100, "EUR"), (-220, -200, "EUR"), (-330, -300, "EUR")]
 
 
 def test_a_reversed_fee_on_a_statement_of_money_in_stays_money_in(tmp_path: Path) -> None:

@@ -2082,5 +2082,7 @@ def test_an_account_named_with_spaces_around_is_the_account_of_that_name(tmp_pat
         assert import_file(ledger, path, account="Amex").added == 1
         again = import_file(ledger, path, account=" amex ")
         assert (again.accounts, again.duplicates) == (["Amex"], 1)
-        with pytest.raises(ImportRefused, match="--account needs a name"):
-            import_file(ledger, path, account="  ")
+        assert import_file(ledger, path, account="\u200bAmex\ufeff").accounts == ["Amex"]  # pasted with invisible characters
+        for nameless in ("  ", "\u200b"):
+            with pytest.raises(ImportRefused, match="--account needs a name"):
+                import_file(ledger, path, account=nameless)

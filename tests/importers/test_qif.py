@@ -489,3 +489,24 @@ def test_a_cards_next_download_without_a_payment_is_read_from_the_issuers_side_a
     assert first.warnings == ["Amex Credit Card: every amount is positive, read as money in (payments, refunds); if they are charges,"
                               " undo and import with --format qif_issuer"]
     assert [t.amount for t in qif.FORMATS[1].parse(april, "Amex.qif").transactions] == [-4567, -1549]
+    quicken = "!Type:CCard\nD05/02/2025\nT-45.67\nPSHELL OIL 12345\n^\nD05/15/2025\nT200.00\nPPAYMENT RECEIVED - THANK YOU\n^\n"
+    assert [t.amount for t in qif.FORMATS[1].parse(quicken, "Amex.qif").transactions] == [-4567, 20000]  # its own way shows
+
+
+def test_a_cards_issuer_side_month_in_a_file_of_all_accounts_is_remembered_and_yields_to_a_month_that_shows_its_way(
+    tmp_path: Path,
+) -> None:
+    from wilson.importers.pipeline import import_file
+    from wilson.ledger import Ledger
+
+    march = ("!Account\nNEveryday Checking\nTBank\n^\n!Type:Bank\nD03/01/2025\nT2500.00\nPPAYROLL\n^\n"
+             "!Account\nNChase Visa\nTCCard\n^\n!Type:CCard\nD03/02/2025\nT45.67\nPSHELL OIL 12345\n^\n"
+             "D03/15/2025\nT-200.00\nPPAYMENT RECEIVED - THANK YOU\n^\n")
+    april = "!Account\nNChase Visa\nTCCard\n^\n!Type:CCard\nD04/02/2025\nT45.67\nPSHELL OIL 12345\n^\n"
+    may = "!Account\nNChase Visa\nTCCard\n^\n!Type:CCard\nD05/02/2025\nT-9.99\nPNETFLIX\n^\nD05/15/2025\nT100.00\nPPAYMENT\n^\n"
+    with Ledger() as ledger:
+        for name, text in (("all.qif", march), ("april.qif", april), ("may.qif", may)):
+            (tmp_path / name).write_text(text)
+            import_file(ledger, tmp_path / name)
+        card = ledger.query("SELECT t.amount FROM transactions t JOIN accounts a ON a.id = t.account_id WHERE a.name = 'Chase Visa' ORDER BY posted")
+        assert [row["amount"] for row in card] == [-4567, 20000, -4567, -999, 10000]

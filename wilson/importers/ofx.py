@@ -50,6 +50,7 @@ _DEPOSITED_CHECK = re.compile(
 _KIND = re.compile(r"[A-Z][A-Z ]+")  # `POS MERCHANDISE`, the transaction kind before `;PAYEE`
 _STATEMENTS = frozenset({"STMTRS", "CCSTMTRS"})
 _TRANSACTION = frozenset({"STMTTRN"})
+_ROW_AGGREGATES = frozenset({"CURRENCY", "ORIGCURRENCY", "PAYEE", "BANKACCTTO", "CCACCTTO"})  # a row's parts that hold fields
 _PENDING_TRANSACTION = frozenset({"STMTTRNP"})  # OFX 2.1's BANKTRANLISTP: holds not yet posted
 _SECURITIES = frozenset({  # an investment statement's trades and other security transactions
     "BUYDEBT", "BUYMF", "BUYOPT", "BUYOTHER", "BUYSTOCK", "CLOSUREOPT", "INCOME", "INVEXPENSE", "JRNLFUND", "JRNLSEC",
@@ -168,8 +169,8 @@ def _close(stack: list[_Node], tag: str) -> None:
             return  # a stray close tag, e.g. after a leaf that already has its value
         while stack[-1].tag != tag:
             node = stack.pop()
-            if node.tag in _TRANSACTION:
-                continue  # the last row a writer left open (Capital One's QFX): closed here, its fields its own
+            if node.tag in _TRANSACTION or (node.tag in _ROW_AGGREGATES and node.children):
+                continue  # the last row a writer left open (Capital One's QFX), or its currency: closed here, its fields its own
             stack[-1].children.extend(node.children)
             node.children, node.text = [], ""
     node = stack.pop()

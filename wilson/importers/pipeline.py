@@ -11,6 +11,7 @@ import hashlib
 import json
 import re
 import struct
+import unicodedata
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
@@ -83,8 +84,10 @@ def import_file(
     user's for a file that states none (most CSVs do not; an Australian bank's is not in dollars).
     """
     if account is not None:
-        account = account.strip()  # the name the account is kept under (`--account "Amex "` found none, then clashed with it)
-        if not account:
+        # The name the account is kept under: `--account "Amex "` found none, then clashed with it;
+        # a zero-width space or a byte-order mark pasted with it opened a second "Amex".
+        account = "".join(ch for ch in account if unicodedata.category(ch) != "Cf").strip()
+        if not any(map(str.isalnum, account)):
             raise ImportRefused(str(path), "--account needs a name")
     with _collector_paused():
         return _import_file(ledger, path, account, forced_format, dry_run, skip_bad, progress, categorize, currency)
@@ -259,8 +262,10 @@ def _read_from_issuer_side(ledger: Ledger, result: ParseResult, named: str | Non
     if len(result.accounts) != 1 or not cards:
         return False
     found = ledger.account(named or cards[0].name or "")
-    last = found and ledger.query_one(
-        "SELECT format FROM import_batches WHERE account_id = ? AND undone_at IS NULL AND format IN (?, ?) ORDER BY id DESC LIMIT 1",
+    last = found and ledger.query_one(  # a file of several accounts names none in its batch: its rows tell
+        "SELECT format FROM import_batches b WHERE undone_at IS NULL AND format IN (?2, ?3) AND (account_id = ?1"
+        " OR account_id IS NULL AND EXISTS (SELECT 1 FROM transactions t WHERE t.batch_id = b.id AND t.account_id = ?1))"
+        " ORDER BY id DESC LIMIT 1",
         (found["id"], QIF, QIF_ISSUER),
     )
     return bool(last) and last["format"] == QIF_ISSUER

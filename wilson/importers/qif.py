@@ -214,9 +214,11 @@ class _QifParser:
         payments = [row.amount for row, is_payment in zip(rows, paid) if is_payment]
         others = [row.amount for row, is_payment in zip(rows, paid) if not is_payment]
         name = account.name or "the card"
-        if self.issuer_side:
+        mostly_positive = sum(a > 0 for a in others) > sum(a < 0 for a in others)
+        if self.issuer_side and not (payments and min(payments) > 0) and (payments or mostly_positive):
+            # Unless the section shows Quicken's own way (a payment positive, or charges negative).
             said = f"{name}: read from the issuer's side (charges positive), as its earlier downloads or --format {QIF_ISSUER} say"
-        elif payments and max(payments) < 0 and sum(a > 0 for a in others) > sum(a < 0 for a in others):
+        elif payments and max(payments) < 0 and mostly_positive:
             said = f"{name}: its payments are negative and its charges positive (the issuer's side): every amount is read the other way round"
         else:
             if rows and min(row.amount for row in rows) > 0:
