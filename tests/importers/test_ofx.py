@@ -518,3 +518,24 @@ def test_thousands_grouped_by_a_space(tmp_path: Path) -> None:
     path = tmp_path / "cm.ofx"
     path.write_text(statement(row("DEBIT", "20250305", "-1 234,56", "LOYER") + row("CREDIT", "20250306", "2\u00a0150,00", "SALAIRE"), balance=""))
     assert [t.amount for t in parse_file(path).transactions] == [-123456, 215000]
+
+
+def test_a_name_that_says_only_the_kind_of_row_leaves_the_payee_to_the_memo(tmp_path: Path) -> None:
+    """`POS PURCHASE` / `SHELL OIL 57444 HOUSTON TX`: the payee was Pos Purchase, for every shop."""
+    rows = "".join(
+        row("DEBIT", day, "-10.00", name).replace("</STMTTRN>", f"<MEMO>{memo}</STMTTRN>")
+        for day, name, memo in (
+            ("20250301", "POS PURCHASE", "SHELL OIL 57444 HOUSTON TX"), ("20250302", "ACH DEBIT", "NETFLIX.COM 866-579-7172"),
+            ("20250303", "PREAUTHORIZED DEBIT", "PREAUTHORIZED DEBIT;ROGERS WIRELESS;Electronic Funds Transfer"),
+            ("20250304", "WHOLE FOODS", "STORE 10233"),
+        )
+    )
+    path = tmp_path / "memo.ofx"
+    path.write_text(statement(rows))
+    with Ledger() as ledger:
+        import_file(ledger, path)
+        assert [(r["description"], r["payee"]) for r in ledger.query("SELECT description, payee FROM transactions ORDER BY posted")] == [
+            ("POS PURCHASE SHELL OIL 57444 HOUSTON TX", "Shell Oil"), ("ACH DEBIT NETFLIX.COM 866-579-7172", "Netflix"),
+            ("PREAUTHORIZED DEBIT;ROGERS WIRELESS;Electronic Funds Transfer", "Rogers Wireless"),
+            ("WHOLE FOODS STORE 10233", "Whole Foods"),
+        ]

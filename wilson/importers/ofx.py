@@ -583,9 +583,19 @@ def _describe(name: str, memo: str, trntype: str) -> tuple[str, str]:
     if not memo or memo == name or memo_payee == name:
         return name, name
     if memo.startswith(name.rstrip()):
-        return memo, memo
+        return memo, memo_payee or memo
     joined = f"{name} {memo}"
+    if _KIND_NAME.fullmatch(name.strip()):
+        return joined, memo_payee or memo  # `POS PURCHASE` says what kind of row; MEMO names the shop
     return joined, memo_payee or (joined if len(name) >= _NAME_CUT else name)  # a cut NAME goes on in MEMO
+
+
+# A NAME that says only what kind of row it is: the payee is in MEMO.
+_KIND_NAME = re.compile(
+    r"(?:pos|point of sale|debit card|debit|check ?card|card|visa|ach|pre-?authori[sz]ed|electronic|recurring|online|web|bill)"
+    r"(?: (?:purchase|debit|payment|withdrawal|transaction))?",
+    re.I,
+)
 
 
 def _detect(text: str) -> int:
