@@ -45,6 +45,7 @@ _PREFIX = re.compile(
     r"|(?:DEBIT|CREDIT|CHECK)\s*CARD(?:\s+(?:PURCHASE|PAYMENT))?(?:\s+\d{4}\b)?(?:\s*-\s*)?"
     r"|(?:PURCHASE\s+)?AUTHORI[SZ]ED\s+ON\s+\d\d/\d\d"  # Wells Fargo, after `PURCHASE` or `RECURRING PAYMENT`
     r"|CARD\s+(?:PURCHASE|PAYMENT)(?:\s+TO)?"
+    r"|PURCHASE\s+\d{4}\b"  # Bank of America: `PURCHASE 0102 STARBUCKS STORE 12345` (month and day)
     r"|DEBIT\s+PURCHASE(?:\s*-\s*VISA)?"  # U.S. Bank
     r"|VD[ACP]\s*-"  # AIB: Visa debit purchase, contactless, cash
     r"|,?\s*\*+\d+\s*,|AUT\s+\d{6}\s+(?:VISA\s+)?(?:DDA\s+)?(?:PUR(?:CHASE)?|REF)\b(?:\s+AP\s+\d{6}\b)?"  # TD Bank: `, *****1234, AUT 011325 VISA DDA PUR`
