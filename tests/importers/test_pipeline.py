@@ -1161,6 +1161,8 @@ def test_out_of_range_amounts_and_far_future_dates(tmp_path: Path) -> None:
             "1 row(s) dated more than a year ahead (latest 2099-01-05): check the dates",
             "the file states no currency: ahead is opened in USD (undo and import with --currency to choose another)",
         ]
+        long_ago = import_file(ledger, write(tmp_path, "old.csv", "1901-01-02,Y,-1.00\n2025-01-02,Z,-2.00\n"), account="Old")
+        assert long_ago.warnings[0] == "1 row(s) dated before 1970 (earliest 1901-01-02): check the dates"
 
 
 def test_undo_with_files_is_refused() -> None:

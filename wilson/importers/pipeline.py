@@ -40,6 +40,7 @@ from wilson.money import format_minor
 MAX_DESCRIPTION = 4096
 MAX_ERRORS_SHOWN = 3
 FUTURE_DAYS = 366  # a row dated further ahead than this is most likely a misread date
+EARLIEST_LIKELY = date(1970, 1, 1)  # nor does a bank's download reach back before this: `01` read as 1901
 
 
 class _DryRun(Exception):
@@ -163,6 +164,9 @@ def _import_file(
     if max(dates) > horizon:
         ahead = sum(day > horizon for day in dates)
         summary.warnings.append(f"{ahead} row(s) dated more than a year ahead (latest {summary.last_date}): check the dates")
+    if min(dates) < EARLIEST_LIKELY:
+        before = sum(day < EARLIEST_LIKELY for day in dates)
+        summary.warnings.append(f"{before} row(s) dated before {EARLIEST_LIKELY.year} (earliest {summary.first_date}): check the dates")
     balances = _balance_facts(result, rows)
     say("writing")
     try:
