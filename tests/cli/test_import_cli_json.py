@@ -104,3 +104,23 @@ def test_an_interrupt_after_the_commit_says_the_file_was_written(tmp_path: Path,
     assert f"{path}: interrupted; the file was written all the same, as batch 1 (undo: wilson import --undo 1)" in out.stderr
     out = CliRunner().invoke(main, ["import", "--dry-run", str(write(tmp_path, "dry.csv", "2025-01-03,TEA,-2.00\n"))])
     assert out.exit_code == 130 and "interrupted; nothing from this file was written" in out.stderr
+
+
+def test_an_interrupted_json_import_of_several_files_still_lists_the_ones_written(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from wilson.importers import pipeline
+
+    real, calls = pipeline.import_file, []
+
+    def second_interrupted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(args[1])
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "import_file", second_interrupted)
+    first, second = write(tmp_path, "a.csv", "2025-01-02,COFFEE,-1.00\n"), write(tmp_path, "b.csv", "2025-01-03,TEA,-2.00\n")
+    out = CliRunner().invoke(main, ["import", "--json", str(first), str(second)])
+    assert out.exit_code == 130
+    entries = json.loads(out.stdout)
+    assert entries[0]["batch_id"] == 1 and entries[0]["added"] == 1
+    assert entries[1] == {"path": str(second), "errors": [f"{second}: interrupted; nothing from this file was written"]}

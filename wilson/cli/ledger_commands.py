@@ -106,7 +106,11 @@ def _import(ledger, paths, account, forced_format, currency, dry_run, skip_bad, 
                 complain(message)
                 continue
             except KeyboardInterrupt:
-                fail(f"{path}: interrupted; {_what_was_written(ledger, last_batch, dry_run)}", code=130)
+                message = f"{path}: interrupted; {_what_was_written(ledger, last_batch, dry_run)}"
+                if as_json:  # the files before it are written: a script must learn of their batches
+                    entries.append({"path": str(path), "errors": [message]})
+                    print_json(entries if len(paths) > 1 else {"errors": [message]})
+                fail(message, code=130)
             except Exception as exc:  # a fault of Wilson's in one file: nothing of it written; the others go on
                 message = f"{path}: {unexpected(exc)}"
                 failures.append(message)
