@@ -539,3 +539,24 @@ def test_a_name_that_says_only_the_kind_of_row_leaves_the_payee_to_the_memo(tmp_
             ("PREAUTHORIZED DEBIT;ROGERS WIRELESS;Electronic Funds Transfer", "Rogers Wireless"),
             ("WHOLE FOODS STORE 10233", "Whole Foods"),
         ]
+
+
+def test_a_quiet_accounts_statement_beside_another_opens_it_with_its_balance(tmp_path: Path) -> None:
+    """Checking with a row and savings with none but its balance: savings was left out without a word."""
+    from wilson.ledger.undo import undo_batch
+
+    def one(number: str, kind: str, rows: str, balance: str) -> str:
+        return (f"<STMTTRNRS><STMTRS><CURDEF>USD<BANKACCTFROM><BANKID>1<ACCTID>{number}<ACCTTYPE>{kind}</BANKACCTFROM>"
+                f"<BANKTRANLIST>{rows}</BANKTRANLIST><LEDGERBAL><BALAMT>{balance}<DTASOF>20250430</LEDGERBAL></STMTRS></STMTTRNRS>")
+
+    path = tmp_path / "both.ofx"
+    path.write_text("OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n<OFX><BANKMSGSRSV1>"
+                    + one("5550001111", "CHECKING", row("DEBIT", "20250402", "-10.00", "GROCER"), "1490.00")
+                    + one("5550002222", "SAVINGS", "", "8000.00") + "</BANKMSGSRSV1></OFX>\n")
+    with Ledger() as ledger:
+        summary = import_file(ledger, path)
+        assert summary.accounts == ["Checking 1111", "Savings 2222"]
+        assert [(a["type"], a["balance"]) for a in ledger.query("SELECT type, balance FROM accounts ORDER BY id")] == [
+            ("checking", 149000), ("savings", 800000)]
+        undo_batch(ledger, summary.batch_id)
+        assert ledger.query("SELECT * FROM accounts") == []

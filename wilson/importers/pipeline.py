@@ -205,9 +205,10 @@ def _import_file(
                     summary.warnings += _repeated_elsewhere(
                         ledger, outcome.batch_id, outcome.added + outcome.pending_added, opened or [only_account], same_format=not opened
                     )
-            summary.warnings += _apply_balances(
-                ledger, balances, accounts | _idle_accounts(ledger, result, accounts, account), changes, not outcome.corrected
-            )
+            idle = _idle_accounts(ledger, result, accounts, account, source, summary.warnings, changes)
+            changes.created += [{"id": a["id"], "name": a["name"]} for a in idle.values() if a["id"] not in known]
+            summary.accounts += [a["name"] for a in idle.values()]
+            summary.warnings += _apply_balances(ledger, balances, accounts | idle, changes, not outcome.corrected)
             note_account_changes(ledger, outcome.batch_id, changes)
             for counted in fields(ImportOutcome):
                 setattr(summary, counted.name, getattr(outcome, counted.name))
@@ -372,20 +373,20 @@ def _keys_in_order(result: ParseResult, rows: ParsedRows) -> list[str]:
     return [a.key for a in result.accounts if a.key in used]
 
 
-def _idle_accounts(ledger: Ledger, result: ParseResult, accounts: dict[str, dict], named: str | None) -> dict[str, dict]:
-    """Accounts the ledger holds whose statement in the file has a balance but no rows (a quiet
-    month's savings beside the checking statement): their balance is news all the same."""
+def _idle_accounts(
+    ledger: Ledger, result: ParseResult, accounts: dict[str, dict], named: str | None, source: str, warnings: list[str],
+    changes: AccountChanges,
+) -> dict[str, dict]:
+    """Accounts whose statement in the file has a balance but no rows (a quiet month's savings
+    beside the checking statement): their balance is news all the same, and one the ledger does
+    not hold yet is opened with it, as the file's other accounts are."""
     if named:
         return {}
-    idle = {}
-    for parsed in result.accounts:
-        if parsed.key not in accounts and parsed.number and parsed.balance is not None and parsed.balance_date:
-            found = ledger.account_by_number(
-                parsed.number, parsed.currency.upper() if parsed.currency_stated else None, parsed.type if parsed.type_stated else None
-            )
-            if found:
-                idle[parsed.key] = found
-    return idle
+    return {
+        parsed.key: _account_for(ledger, parsed, None, source, None, warnings, changes, result.format)
+        for parsed in result.accounts
+        if parsed.key not in accounts and parsed.number and parsed.balance is not None and parsed.balance_date
+    }
 
 
 def _default_key(result: ParseResult) -> str:
