@@ -1258,7 +1258,7 @@ def test_denied_payments_and_scheduled_ones_are_not_booked_as_posted() -> None:
     assert [(t.amount, t.pending) for t in planned.transactions] == [(-115000, True), (-115000, False)]
 
 
-def test_paypal_memo_rows_never_move_money_in_english_or_german() -> None:
+def test_paypal_memo_rows_never_move_money_in_english_german_or_french() -> None:
     """A `Memo` balance impact (an authorization before its payment, an order, a dispute hold)
     is `Completed` yet moves nothing: left out as a reverted row is, and the balance chain holds."""
     english = parse_text(
@@ -1283,6 +1283,13 @@ def test_paypal_memo_rows_never_move_money_in_english_or_german() -> None:
         (3, date(2025, 1, 5), -1099, -1099), (4, date(2025, 1, 5), 1099, 0),
     ]
     assert german.skipped_reverted == 1
+    french = parse_text(
+        '"Date","Heure","Fuseau horaire","Nom","Type","État","Devise","Avant commission","Commission","Net","Numéro de transaction",'
+        '"Solde","Impact sur le solde"\n'
+        '"03/01/2025","10:12:45","CET","Spotify AB","Autorisation générale","Terminé","EUR","-10,99","0,00","-10,99","2AA","0,00","Mémo"\n'
+        '"05/01/2025","10:12:45","CET","Fnac","Paiement","En attente","EUR","-25,00","0,00","-25,00","2AB","0,00","Débit"\n'
+    )
+    assert [(t.amount, t.pending) for t in french.transactions] == [(-2500, True)] and french.skipped_reverted == 1
 
 
 VIRGIN_MONEY_CARD = (

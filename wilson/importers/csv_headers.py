@@ -166,7 +166,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
     ),
     "category": ("kategorie", "categorie", "categoria", "kategoria"),
     "subcategory": ("unterkategorie", "sous categorie"),
-    "status": ("info", "buchungsstatus", "statut", "estado", "situacao", "stato"),
+    "status": ("info", "buchungsstatus", "statut", "etat", "estado", "situacao", "stato"),  # `État`: PayPal in French
     "notes": ("notiz", "bemerkung"),
     "hold": ("kwota blokady zwolnienie blokady",),  # ING PL: a card hold, with no amount booked yet
     "detail": ("einzelbetrag",),  # UBS: a collective order's single payments, under the row that books their total
