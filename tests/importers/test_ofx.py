@@ -490,6 +490,12 @@ def test_rows_left_open_after_an_empty_leaf_are_siblings_not_nested(tmp_path: Pa
     path.write_text(statement(rows.replace("<MEMO>\n", "<CURRENCY><CURRATE>1.10<CURSYM>EUR\n")))
     assert [(t.amount, t.original_amount, t.original_currency) for t in parse_file(path).transactions] == [
         (-110, -100, "EUR"), (-220, -200, "EUR"), (-330, -300, "EUR")]
+    # A payee block left open inside a closed row: the fields after it are still the row's.
+    payee = ("<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20250305<TRNAMT>-12.00<FITID>1<PAYEE><NAME>ACME HARDWARE<ADDR1>1 MAIN ST"
+             "<CITY>BOSTON<STATE>MA<POSTALCODE>02110<PHONE>555<MEMO>POS PURCHASE CARD 1234</STMTTRN>")
+    path.write_text(statement(payee + row("DEBIT", "20250306", "-5.00", "CAFE")))
+    assert [(t.amount, t.description) for t in parse_file(path).transactions] == [
+        (-1200, "ACME HARDWARE POS PURCHASE CARD 1234"), (-500, "CAFE")]
 
 
 def test_a_reversed_fee_on_a_statement_of_money_in_stays_money_in(tmp_path: Path) -> None:

@@ -381,9 +381,13 @@ def test_ids_a_bank_repeats_or_numbers_by_position_name_no_row(tmp_path: Path) -
     week = [(f"202503{day:02d}", "-2.90", str(day), "MTA*NYCT PAYGO") for day in range(1, 8)]
     next_week = [(f"202503{day + 7:02d}", "-2.90", str(day), "MTA*NYCT PAYGO") for day in range(1, 8)]
     daily = [("20250303", "-2.90", "1", "MTA*NYCT PAYGO")]  # one fare a download, each numbered 1
+    # Places from 11, one left out (a declined row), a fare and its fee sharing one.
+    gapped = [(f"202503{day:02d}", "-2.90", str(10 + day), "MTA*NYCT PAYGO") for day in (1, 2, 4)] + [("20250301", "-0.10", "11", "FEE")]
+    next_gapped = [(f"202503{day + 7:02d}", "-2.90", str(10 + day), "MTA*NYCT PAYGO") for day in (1, 2, 4)] + [("20250308", "-0.10", "11", "FEE")]
     with Ledger() as ledger:
         for account, first, second in (("Credit Union", constant, next_month), ("Transit", week, next_week),
-                                       ("Fares", daily, [("20250304", "-2.90", "1", "MTA*NYCT PAYGO")])):
+                                       ("Fares", daily, [("20250304", "-2.90", "1", "MTA*NYCT PAYGO")]),
+                                       ("Metro", gapped, next_gapped)):
             assert import_file(ledger, write(tmp_path, "first.ofx", ofx(first), header=""), account=account).added == len(first)
             assert import_file(ledger, write(tmp_path, "second.ofx", ofx(second), header=""), account=account).added == len(second)
             assert import_file(ledger, tmp_path / "second.ofx", account=account).added == 0
@@ -403,6 +407,14 @@ def test_stable_ids_follow_rows_the_next_download_dates_later(tmp_path: Path) ->
         import_file(ledger, write(tmp_path, "w1.ofx", ofx(first), header=""))
         later = import_file(ledger, write(tmp_path, "w2.ofx", ofx(second), header=""))
         assert (later.added, later.duplicates) == (1, 3)
+    # A young account's ids are small numbers; the statement downloaded again lists them on their
+    # days, the last purchase settled four days later: the ids are the bank's, not places.
+    young = [(f"202503{2 * n:02d}", f"-1{n}.0{n}", str(n), f"SHOP {n}") for n in range(1, 5)] + [("20250310", "-25.99", "5", "AMAZON MKTPL")]
+    again = young[:4] + [("20250314", "-25.99", "5", "AMAZON MKTPL*AB12C3"), ("20250315", "-9.99", "6", "NETFLIX.COM")]
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "s1.ofx", ofx(young), header=""), account="Young")
+        later = import_file(ledger, write(tmp_path, "s2.ofx", ofx(again), header=""), account="Young")
+        assert (later.added, later.duplicates) == (1, 5)
 
 
 def test_a_row_the_bank_books_again_for_another_amount_replaces_the_first(tmp_path: Path) -> None:

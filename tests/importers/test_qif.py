@@ -502,11 +502,13 @@ def test_a_cards_issuer_side_month_in_a_file_of_all_accounts_is_remembered_and_y
     march = ("!Account\nNEveryday Checking\nTBank\n^\n!Type:Bank\nD03/01/2025\nT2500.00\nPPAYROLL\n^\n"
              "!Account\nNChase Visa\nTCCard\n^\n!Type:CCard\nD03/02/2025\nT45.67\nPSHELL OIL 12345\n^\n"
              "D03/15/2025\nT-200.00\nPPAYMENT RECEIVED - THANK YOU\n^\n")
-    april = "!Account\nNChase Visa\nTCCard\n^\n!Type:CCard\nD04/02/2025\nT45.67\nPSHELL OIL 12345\n^\n"
-    may = "!Account\nNChase Visa\nTCCard\n^\n!Type:CCard\nD05/02/2025\nT-9.99\nPNETFLIX\n^\nD05/15/2025\nT100.00\nPPAYMENT\n^\n"
+    # April of all accounts again, its card's month a charge and a refund; June a refund alone.
+    april = march.replace("D03/", "D04/").replace("D04/15/2025\nT-200.00\nPPAYMENT RECEIVED - THANK YOU", "D04/20/2025\nT-12.00\nPREFUND")
+    june = "!Account\nNChase Visa\nTCCard\n^\n!Type:CCard\nD06/05/2025\nT-35.00\nPAMAZON.COM\n^\n"
+    july = "!Account\nNChase Visa\nTCCard\n^\n!Type:CCard\nD07/02/2025\nT-9.99\nPNETFLIX\n^\nD07/15/2025\nT100.00\nPPAYMENT - THANK YOU\n^\n"
     with Ledger() as ledger:
-        for name, text in (("all.qif", march), ("april.qif", april), ("may.qif", may)):
+        for name, text in (("march.qif", march), ("april.qif", april), ("june.qif", june), ("july.qif", july)):
             (tmp_path / name).write_text(text)
             import_file(ledger, tmp_path / name)
         card = ledger.query("SELECT t.amount FROM transactions t JOIN accounts a ON a.id = t.account_id WHERE a.name = 'Chase Visa' ORDER BY posted")
-        assert [row["amount"] for row in card] == [-4567, 20000, -4567, -999, 10000]
+        assert [row["amount"] for row in card] == [-4567, 20000, -4567, 1200, 3500, -999, 10000]

@@ -50,7 +50,6 @@ _DEPOSITED_CHECK = re.compile(
 _KIND = re.compile(r"[A-Z][A-Z ]+")  # `POS MERCHANDISE`, the transaction kind before `;PAYEE`
 _STATEMENTS = frozenset({"STMTRS", "CCSTMTRS"})
 _TRANSACTION = frozenset({"STMTTRN"})
-_ROW_AGGREGATES = frozenset({"CURRENCY", "ORIGCURRENCY", "PAYEE", "BANKACCTTO", "CCACCTTO"})  # a row's parts that hold fields
 _PENDING_TRANSACTION = frozenset({"STMTTRNP"})  # OFX 2.1's BANKTRANLISTP: holds not yet posted
 _SECURITIES = frozenset({  # an investment statement's trades and other security transactions
     "BUYDEBT", "BUYMF", "BUYOPT", "BUYOTHER", "BUYSTOCK", "CLOSUREOPT", "INCOME", "INVEXPENSE", "JRNLFUND", "JRNLSEC",
@@ -169,13 +168,27 @@ def _close(stack: list[_Node], tag: str) -> None:
             return  # a stray close tag, e.g. after a leaf that already has its value
         while stack[-1].tag != tag:
             node = stack.pop()
-            if node.tag in _TRANSACTION or (node.tag in _ROW_AGGREGATES and node.children):
-                continue  # the last row a writer left open (Capital One's QFX), or its currency: closed here, its fields its own
+            if node.tag in _TRANSACTION:
+                continue  # the last row a writer left open (Capital One's QFX): closed here, its fields its own
             stack[-1].children.extend(node.children)
             node.children, node.text = [], ""
     node = stack.pop()
     if not node.children:
         node.text = ""  # `<NAME></NAME>`: an empty leaf
+
+
+def _currency_block(fields: dict[str, _Node], tag: str) -> tuple[str, str | None]:
+    """(CURSYM, CURRATE) of a row's CURRENCY or ORIGCURRENCY: its own, or the row's when the block
+    was left open and its fields handed to the row (`<CURRENCY><CURRATE>1.10<CURSYM>EUR` then the
+    next `<STMTTRN>`)."""
+    node = fields.get(tag)
+    if node is None:
+        return "", None
+    holder = node if node.children or "CURSYM" not in fields else None
+    if holder is not None:
+        return holder.value("CURSYM") or "", holder.value("CURRATE")
+    rate = fields.get("CURRATE")
+    return fields["CURSYM"].text or "", rate.text if rate else None
 
 
 @lru_cache(maxsize=1 << 14)  # a statement repeats its days and amounts across its rows
@@ -526,11 +539,11 @@ class _OfxParser:
         """
         amount = _decimal(trnamt, currency)
         for tag, in_foreign in (("CURRENCY", True), ("ORIGCURRENCY", False)):
-            node = fields.get(tag)
-            symbol = (node.value("CURSYM") or "").upper() if node else ""
+            symbol, rate_text = _currency_block(fields, tag)
+            symbol = symbol.upper()
             if not symbol or symbol == currency:
                 continue
-            rate = _decimal(node.value("CURRATE")) if node.value("CURRATE") else None
+            rate = _decimal(rate_text) if rate_text else None
             row.original_currency = symbol
             if in_foreign:
                 amount = _decimal(trnamt, symbol)  # written in the other currency

@@ -260,20 +260,22 @@ def _card_awaiting(ledger: Ledger, result: ParseResult, named: str | None, sourc
 
 
 def _read_from_issuer_side(ledger: Ledger, result: ParseResult, named: str | None) -> bool:
-    """Whether a QIF card file goes into a card whose last QIF download was signed from the
+    """Whether a QIF file's card goes into a card whose last QIF download was signed from the
     issuer's side (`qif_issuer`): next month's may hold no payment to show it, and its charges
-    came out as money in."""
+    came out as money in. (Read so, a card section that shows Quicken's own way stays as written.)"""
     cards = [parsed for parsed in result.accounts if parsed.type == "credit_card"]
-    if len(result.accounts) != 1 or not cards:
-        return False
-    found = ledger.account(named or cards[0].name or "")
-    last = found and ledger.query_one(  # a file of several accounts names none in its batch: its rows tell
+    names = [named] if named and len(result.accounts) == 1 else [parsed.name or "" for parsed in cards]
+    return any(_last_qif_reading(ledger, account["id"]) == QIF_ISSUER for account in filter(None, map(ledger.account, names)))
+
+
+def _last_qif_reading(ledger: Ledger, account_id: int) -> str | None:
+    last = ledger.query_one(  # a file of several accounts names none in its batch: its rows tell
         "SELECT format FROM import_batches b WHERE undone_at IS NULL AND format IN (?2, ?3) AND (account_id = ?1"
         " OR account_id IS NULL AND EXISTS (SELECT 1 FROM transactions t WHERE t.batch_id = b.id AND t.account_id = ?1))"
         " ORDER BY id DESC LIMIT 1",
-        (found["id"], QIF, QIF_ISSUER),
+        (account_id, QIF, QIF_ISSUER),
     )
-    return bool(last) and last["format"] == QIF_ISSUER
+    return last["format"] if last else None
 
 
 # Money in only a bank account gets: a card's charges are never someone's pay, a deposit at the

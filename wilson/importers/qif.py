@@ -214,11 +214,12 @@ class _QifParser:
         payments = [row.amount for row, is_payment in zip(rows, paid) if is_payment]
         others = [row.amount for row, is_payment in zip(rows, paid) if not is_payment]
         name = account.name or "the card"
-        mostly_positive = sum(a > 0 for a in others) > sum(a < 0 for a in others)
-        if self.issuer_side and not (payments and min(payments) > 0) and (payments or mostly_positive):
-            # Unless the section shows Quicken's own way (a payment positive, or charges negative).
+        positive, negative = sum(a > 0 for a in others), sum(a < 0 for a in others)
+        # A payment in, or a month of charges out (a row or two may be refunds the issuer signs negative).
+        quickens_way = (payments and min(payments) > 0) or (negative > positive and negative >= QUICKENS_CHARGES_MIN)
+        if self.issuer_side and not quickens_way:
             said = f"{name}: read from the issuer's side (charges positive), as its earlier downloads or --format {QIF_ISSUER} say"
-        elif payments and max(payments) < 0 and mostly_positive:
+        elif payments and max(payments) < 0 and positive > negative:
             said = f"{name}: its payments are negative and its charges positive (the issuer's side): every amount is read the other way round"
         else:
             if rows and min(row.amount for row in rows) > 0:
@@ -505,6 +506,7 @@ def _detect(text: str) -> int:
     return 0
 
 
+QUICKENS_CHARGES_MIN = 3  # charges written negative, at the least, that show a card section is Quicken's own way
 QIF, QIF_ISSUER = "qif", "qif_issuer"  # the second: card sections signed from the issuer's side (charges positive)
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from itertools import chain, compress, islice
 from operator import not_
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from wilson.ledger.aggregates import add_groups, monthly_groups, split_triggers_dropped
 from wilson.ledger.bulk import derived_structures_dropped, in_background, is_bulk
@@ -182,28 +182,35 @@ def _not_held_by_bank_id(
 
 def _naming_ids(rows: NewRows, held: dict[str, list[tuple[str, int, str, int]]]) -> list[str | None]:
     """The file's bank ids that each name one day's row (a purchase and its fee may share one),
-    None for the others. A file whose ids are its rows' places (`1` to `N`, restarting in each
-    download) has none; nor does an id that the file, or the account near its days, gives rows on
-    several days (a bank that writes `0` on every row). Trusted, such ids took the next download's
-    new rows for the same purchases a week before."""
-    given = [bank_id for bank_id in rows.bank_id if bank_id]
-    if _places(given):
-        return [None] * len(rows)
+    None for the others. Numbers by the rows' places in each download (`1` to `N`, restarting in
+    the next) name none: told by ids that are small numbers close together, which the account holds
+    on other days or amounts more often than on the same ones (a young account's stable `1`, `2`,
+    `3` come back on their own days). Nor does an id that the file, or the account near its days,
+    gives rows on several days (a bank that writes `0` on every row). Trusted, such ids took the
+    next download's new rows for the same purchases a week before."""
     named: dict[str, set[str]] = {}
-    for bank_id, posted in zip(rows.bank_id, rows.posted):
-        if bank_id:
-            named.setdefault(bank_id, set()).add(posted)
+    same = other = 0
+    for bank_id, posted, amount in zip(rows.bank_id, rows.posted, rows.amount):
+        if not bank_id:
+            continue
+        named.setdefault(bank_id, set()).add(posted)
+        seen = held.get(bank_id)
+        if seen:
+            if any(day == posted and was == amount for day, was, _, _ in seen):
+                same += 1
+            else:
+                other += 1
+    if other > same and _numbered(named):
+        return [None] * len(rows)
     one_day = {bank_id for bank_id, on in named.items() if len(on) == 1 and len({day for day, *_ in held.get(bank_id, ())}) <= 1}
     return [bank_id if bank_id in one_day else None for bank_id in rows.bank_id]
 
 
-def _places(ids: list[str]) -> bool:
-    """Whether ids are the numbers from 0 or 1 up, each once (`1`, `2`, `3` or `001`…): a place in
-    the download, not the bank's name for the row."""
-    if not ids or not all(map(str.isdigit, ids)):
-        return False
-    numbers = sorted(map(int, ids))
-    return numbers[0] in (0, 1) and numbers == list(range(numbers[0], numbers[0] + len(numbers)))
+def _numbered(ids: Iterable[str]) -> bool:
+    """Whether ids are numbers close together (`1`, `2`, `4`, or `011` to `015`): places in a
+    download, some rows perhaps left out, where a bank's own ids are long or far apart."""
+    values = sorted({int(bank_id) for bank_id in ids if bank_id.isdigit()})
+    return bool(values) and len(values) == len(set(ids)) and values[-1] - values[0] < 2 * len(values)
 
 
 def _same_row(seen: tuple[str, str, int], posted: str, description: str) -> bool:
