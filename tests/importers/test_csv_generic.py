@@ -1720,6 +1720,8 @@ def test_card_csv_turns_round_only_a_lone_amount_column_and_balances_that_then_f
         owed = read("Date,Description,Amount,Balance\n01/02/2025,TESCO STORES,54.97,{}\n01/03/2025,SHELL,82.77,{}\n"
                     "01/05/2025,PAYMENT RECEIVED,-400.00,{}\n".format(*balances))
         assert [(t.amount, t.balance) for t in owed.transactions] == [(-5497, -35497), (-8277, -43774), (40000, -3774)]
+    single = read("Date,Description,Amount,Balance\n01/15/2025,TESCO STORES,85.83,85.83\n")
+    assert [(t.amount, t.balance) for t in single.transactions] == [(-8583, -8583)]  # one balance shows nothing: owed
     holder = read('02/01/2025,"-54.97","WOOLWORTHS 1234","-354.97"\n03/01/2025,"-82.77","SHELL","-437.74"\n'
                   '05/01/2025,"+400.00","PAYMENT RECEIVED, THANK YOU","-37.74"\n')
     assert [t.amount for t in holder.transactions] == [-5497, -8277, 40000]

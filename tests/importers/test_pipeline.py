@@ -88,9 +88,14 @@ def test_a_mistyped_account_name_is_refused_and_another_that_doubles_an_accounts
     with Ledger() as ledger:
         import_file(ledger, write(tmp_path, "jan.csv", JAN_FEB), account="Checking …1234")
         february = write(tmp_path, "feb.csv", "\n".join(JAN_FEB.splitlines()[-3:]) + "\n2025-03-02,GROCER,-12.00\n")
-        with pytest.raises(ImportRefused, match=r"no account is named 'Chekcing 1234': did you mean Checking …1234\?"):
+        with pytest.raises(ImportRefused, match=r"no account is named 'Chekcing 1234', and Checking …1234 holds rows of this file:"
+                                                 r" did you mean Checking …1234\?"):
             import_file(ledger, february, account="Chekcing 1234")
         assert ledger.scalar("SELECT COUNT(*) FROM accounts") == 1
+        # A name like another's that shares no rows with it is an account of its own (Mary's, beside Mark's).
+        march = write(tmp_path, "march.csv", "2025-03-20,RENT,-900.00\n")
+        assert import_file(ledger, march, account="Chekcing 1234").accounts == ["Chekcing 1234"]
+        undo_batch(ledger, ledger.scalar("SELECT MAX(id) FROM import_batches"))
         other = import_file(ledger, february, account="Joint")
         assert other.warnings[-1] == ('3 of its rows in Joint are in Checking …1234 too (same day, amount and text): if the file'
                                       ' is Checking …1234\'s, undo it and import it with --account "Checking …1234"')

@@ -1648,10 +1648,11 @@ def _status(value: str) -> str:
 
 
 def _owed_turned_round(amounts: list, balances: list) -> list:
-    """A card's balances turned round with its charges when they then move by the amounts (a
-    balance owed written positive), else as written (a card that writes what it is owed negative)."""
+    """A card's balances turned round with its charges (a balance owed written positive, as such a
+    card writes it), unless as written they move by the amounts more often (a card that writes what
+    is owed negative): a single balance shows nothing, and is taken as owed."""
     turned = [-b if b.__class__ is int else b for b in balances]
-    return turned if _moves_by(amounts, turned) > _moves_by(amounts, balances) else balances
+    return balances if _moves_by(amounts, balances) > _moves_by(amounts, turned) else turned
 
 
 def _moves_by(amounts: list, balances: list) -> int:

@@ -398,11 +398,12 @@ def _default_key(result: ParseResult) -> str:
 TYPO_LIKENESS = 85  # of 100: `Amx` is Amex mistyped; `Visa` and `Visa Gold` are two cards
 
 
-def _meant(ledger: Ledger, named: str, source: str) -> dict | None:
+def _meant(ledger: Ledger, named: str, source: str, rows: ParsedRows | None) -> dict | None:
     """The account an `--account` that names none means: one of the same letters and digits
     (`Chase Checking 1234` for `Chase Checking …1234`, whose `…` nobody types). A name like
-    another's but for a typo (`Amx`) is refused rather than opened: the month's rows would go
-    into the ledger a second time, under the new account."""
+    another's but for a typo (`Amx`) whose account holds rows of the file is refused rather than
+    opened: those rows would go into the ledger a second time, under the new account. (`Wise AUD`
+    beside `Wise USD`, or `Mary Savings` beside `Mark Savings`, shares no rows with it.)"""
     from rapidfuzz import fuzz
 
     wanted = _letters_and_digits(named)
@@ -410,11 +411,13 @@ def _meant(ledger: Ledger, named: str, source: str) -> dict | None:
     same = [name for name in names if _letters_and_digits(name) == wanted]
     if len(same) == 1:
         return ledger.account(same[0])
-    like = [name for name in names if _DIGIT_RUNS.findall(name) == _DIGIT_RUNS.findall(named)
+    ours = _day_amounts(_booked(rows)) if rows else []
+    like = [name for name in names if ours and _DIGIT_RUNS.findall(name) == _DIGIT_RUNS.findall(named)
             and fuzz.ratio(wanted, _letters_and_digits(name)) >= TYPO_LIKENESS]
-    if like:
-        raise ImportRefused(source, f"no account is named {named!r}: did you mean {' or '.join(like)}? (--account opens a new"
-                                    " account only under a name like no other's)")
+    holding = [name for name in like if (_compared(ledger, ledger.account(name)["id"], ours) or (0,))[0]]
+    if holding:
+        raise ImportRefused(source, f"no account is named {named!r}, and {' and '.join(holding)} holds rows of this file:"
+                                    f" did you mean {' or '.join(holding)}? (--account with a name like no other's opens a new account)")
     return None
 
 
@@ -467,7 +470,7 @@ def _account_for(
         if found:
             return found
     name = named or _account_name(parsed, source)
-    found = ledger.account(name) or (_meant(ledger, named, source) if named else None)
+    found = ledger.account(name) or (_meant(ledger, named, source, rows) if named else None)
     if found and not named and parsed.number and found["number"] not in (None, parsed.number):
         name = _unclaimed_name(ledger, name, parsed.number)
         found = ledger.account(name)
