@@ -229,8 +229,8 @@ class _Conversion:
         self.sign_reading: str | None = None  # see ParseResult.sign_reading
         self.per_currency = False  # the rows' currencies are the accounts (no account column)
         self.turned_round = False  # the amounts were read the other way round: a card's charges written positive
-        self.purchases: int | None = None
-        self.billed_in: str | None = None  # the account's currency, told by its purchases' (`_billing_currency`)  # a currency column that turned out to be the purchases' (`_purchase_currencies`)
+        self.purchases: int | None = None  # a currency column that turned out to be the purchases' (`_purchase_currencies`)
+        self.billed_in: str | None = None  # the account's currency, told by its purchases' (`_billing_currency`)
         # Only a file with a 64 KB stretch free of line breaks can hold a row that long (give or take
         # quoted line breaks, which the 4 KB description check still catches); most files skip the check.
         self.check_sizes = has_long_line(text, MAX_ROW_CHARS)
