@@ -92,8 +92,8 @@ def test_a_mistyped_account_name_is_refused_and_another_that_doubles_an_accounts
                                                  r" did you mean Checking …1234\?"):
             import_file(ledger, february, account="Chekcing 1234")
         assert ledger.scalar("SELECT COUNT(*) FROM accounts") == 1
-        # A name like another's that shares no rows with it is an account of its own (Mary's, beside Mark's).
-        march = write(tmp_path, "march.csv", "2025-03-20,RENT,-900.00\n")
+        # A name like another's that shares no more than a row or two with it is an account of its own (Mary's, beside Mark's).
+        march = write(tmp_path, "march.csv", "2025-02-03,PAYROLL,2500.00\n2025-03-20,RENT,-900.00\n2025-03-21,GROCER,-80.00\n")
         assert import_file(ledger, march, account="Chekcing 1234").accounts == ["Chekcing 1234"]
         undo_batch(ledger, ledger.scalar("SELECT MAX(id) FROM import_batches"))
         other = import_file(ledger, february, account="Joint")
@@ -420,6 +420,13 @@ def test_stable_ids_follow_rows_the_next_download_dates_later(tmp_path: Path) ->
         import_file(ledger, write(tmp_path, "s1.ofx", ofx(young), header=""), account="Young")
         later = import_file(ledger, write(tmp_path, "s2.ofx", ofx(again), header=""), account="Young")
         assert (later.added, later.duplicates) == (1, 5)
+    # A credit union's ids run on from one download to the next; the one row they share was dated again.
+    first_week = [(f"202503{day:02d}", f"-{day}0.00", str(10233 + day), f"SHOP {day}") for day in range(1, 8)]
+    second_week = [("20250308", "-70.00", "10240", "SHOP 7")] + [(f"202503{day:02d}", f"-{day}1.00", str(10233 + day), f"STORE {day}") for day in range(8, 15)]
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "c1.ofx", ofx(first_week), header=""), account="Credit Union")
+        later = import_file(ledger, write(tmp_path, "c2.ofx", ofx(second_week), header=""), account="Credit Union")
+        assert (later.added, later.duplicates) == (7, 1)
 
 
 def test_a_row_the_bank_books_again_for_another_amount_replaces_the_first(tmp_path: Path) -> None:

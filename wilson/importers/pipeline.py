@@ -414,7 +414,7 @@ def _meant(ledger: Ledger, named: str, source: str, rows: ParsedRows | None) -> 
     ours = _day_amounts(_booked(rows)) if rows else []
     like = [name for name in names if ours and _DIGIT_RUNS.findall(name) == _DIGIT_RUNS.findall(named)
             and fuzz.ratio(wanted, _letters_and_digits(name)) >= TYPO_LIKENESS]
-    holding = [name for name in like if (_compared(ledger, ledger.account(name)["id"], ours) or (0,))[0]]
+    holding = [name for name in like if _shares_rows(ledger, ledger.account(name)["id"], ours)]
     if holding:
         raise ImportRefused(source, f"no account is named {named!r}, and {' and '.join(holding)} holds rows of this file:"
                                     f" did you mean {' or '.join(holding)}? (--account with a name like no other's opens a new account)")
@@ -422,6 +422,13 @@ def _meant(ledger: Ledger, named: str, source: str, rows: ParsedRows | None) -> 
 
 
 _DIGIT_RUNS = re.compile(r"\d+")
+
+
+def _shares_rows(ledger: Ledger, account_id: int, ours: list[tuple[str, int]]) -> bool:
+    """Whether the account holds a good part of the file's posted rows (day, amount): a few of
+    them, or most (Mark's and Mary's savings share a transfer and a cent of interest)."""
+    shared = (_compared(ledger, account_id, ours) or (0,))[0]
+    return shared >= RECOGNISED_MIN or shared * 2 > len(ours)
 
 
 def _letters_and_digits(name: str) -> str:
