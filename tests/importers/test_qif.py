@@ -512,3 +512,17 @@ def test_a_cards_issuer_side_month_in_a_file_of_all_accounts_is_remembered_and_y
             import_file(ledger, tmp_path / name)
         card = ledger.query("SELECT t.amount FROM transactions t JOIN accounts a ON a.id = t.account_id WHERE a.name = 'Chase Visa' ORDER BY posted")
         assert [row["amount"] for row in card] == [-4567, 20000, -4567, 1200, 3500, -999, 10000]
+    # Quicken's own card beside the issuer's in one file: each is remembered as it was read, and a
+    # month of refunds is no sign of Quicken's way.
+    beside = march.replace("Chase Visa", "Sapphire") + "!Account\nNAmex Gold\nTCCard\n^\n!Type:CCard\nD03/04/2025\nT-88.00\nPCOSTCO\n^\nD03/20/2025\nT150.00\nPPAYMENT - THANK YOU\n^\n"
+    amex_april = "!Account\nNAmex Gold\nTCCard\n^\n!Type:CCard\nD04/04/2025\nT-64.00\nPCOSTCO\n^\nD04/09/2025\nT-9.00\nPSPOTIFY\n^\n"
+    returns = ("!Account\nNSapphire\nTCCard\n^\n!Type:CCard\nD04/02/2025\nT19.99\nPAMAZON.COM\n^\nD04/05/2025\nT-35.00\nPAMAZON.COM REFUND\n^\n"
+               "D04/06/2025\nT-18.00\nPTARGET RETURN\n^\nD04/07/2025\nT-42.10\nPMACYS RETURN\n^\n")
+    with Ledger() as ledger:
+        for name, text in (("beside.qif", beside), ("amex.qif", amex_april), ("returns.qif", returns)):
+            (tmp_path / name).write_text(text)
+            import_file(ledger, tmp_path / name)
+        assert import_file(ledger, tmp_path / "beside.qif").added == 0
+        amounts = "SELECT group_concat(t.amount) FROM transactions t JOIN accounts a ON a.id = t.account_id WHERE a.name = ?"
+        assert ledger.scalar(amounts, ("Amex Gold",)) == "-8800,15000,-6400,-900"
+        assert ledger.scalar(amounts, ("Sapphire",)) == "-4567,20000,-1999,3500,1800,4210"

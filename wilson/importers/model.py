@@ -215,6 +215,7 @@ class ParseResult:
     # charges) or "card" (a card's charges written positive, negated). The account they go to may
     # know better (see the import pipeline).
     sign_reading: str | None = None
+    issuer_side: list[str] = field(default_factory=list)  # QIF card sections read from the issuer's side (account keys)
 
 
 class ImportRefused(Exception):

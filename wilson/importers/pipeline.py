@@ -28,7 +28,7 @@ from wilson.importers.formats import format_names, parse_file
 from wilson.importers.model import (
     LEDGER_EXPORTS, UNNAMED, ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError, name_from_file, per_distinct, type_named,
 )
-from wilson.importers.qif import QIF, QIF_ISSUER
+from wilson.importers.qif import QIF, QIF_ISSUER, read_issuer_side
 from wilson.ledger import Ledger
 from wilson.ledger.account_changes import AccountChanges, note_account_changes
 from wilson.ledger.bulk import is_bulk
@@ -128,10 +128,11 @@ def _import_file(
     before = None if forced_format else _format_read_before(ledger, result)
     read_as_table = result.format in (GENERIC_CSV, INFERRED_CSV)
     card, doubt = (None, None) if forced_format or before or not read_as_table else _card_awaiting(ledger, result, account, source)
-    issuer_side = not (forced_format or before) and result.format == QIF and _read_from_issuer_side(ledger, result, account)
-    again_as = CARD_CSV if card else QIF_ISSUER if issuer_side else before if before != result.format else None
+    again_as = CARD_CSV if card else before if before != result.format else None
     if again_as:
         result = parse_file(path, again_as, given)
+    if result.format in (QIF, QIF_ISSUER) and not forced_format:
+        _issuer_side_remembered(ledger, result, account)
     if card:
         result.warnings.append(f"{card} is a credit card whose files write its charges positive: this one was read so (card_csv)")
     result.warnings += [doubt] if doubt else []
@@ -177,6 +178,7 @@ def _import_file(
             changes = AccountChanges()
             accounts = _resolve_accounts(ledger, result, rows, account, source, summary.warnings, changes)
             changes.created = [{"id": a["id"], "name": a["name"]} for a in accounts.values() if a["id"] not in known]
+            changes.issuer_side = [accounts[key]["id"] for key in result.issuer_side if key in accounts]
             summary.accounts = [accounts[key]["name"] for key in _keys_in_order(result, rows)]
             elsewhere = _imported_elsewhere(ledger, file_hash, {a["id"] for a in accounts.values()})
             summary.warnings += elsewhere
@@ -259,23 +261,27 @@ def _card_awaiting(ledger: Ledger, result: ParseResult, named: str | None, sourc
                   " if they are charges, undo and import with --format card_csv")
 
 
-def _read_from_issuer_side(ledger: Ledger, result: ParseResult, named: str | None) -> bool:
-    """Whether a QIF file's card goes into a card whose last QIF download was signed from the
-    issuer's side (`qif_issuer`): next month's may hold no payment to show it, and its charges
-    came out as money in. (Read so, a card section that shows Quicken's own way stays as written.)"""
-    cards = [parsed for parsed in result.accounts if parsed.type == "credit_card"]
-    names = [named] if named and len(result.accounts) == 1 else [parsed.name or "" for parsed in cards]
-    return any(_last_qif_reading(ledger, account["id"]) == QIF_ISSUER for account in filter(None, map(ledger.account, names)))
+def _issuer_side_remembered(ledger: Ledger, result: ParseResult, named: str | None) -> None:
+    """Read from the issuer's side the file's card sections whose account's last QIF download was
+    (`read_issuer_side`): next month's may hold no payment to show it, and its charges came out as
+    money in. Each card by its own: one file may hold an issuer's card beside Quicken's own."""
+    for parsed in result.accounts:
+        if parsed.type != "credit_card" or parsed.key in result.issuer_side:
+            continue
+        found = ledger.account(named if named and len(result.accounts) == 1 else parsed.name or "")
+        if found and found["id"] in _last_qif_issuer_side(ledger, found["id"]):
+            read_issuer_side(result, parsed, remembered=True)
 
 
-def _last_qif_reading(ledger: Ledger, account_id: int) -> str | None:
+def _last_qif_issuer_side(ledger: Ledger, account_id: int) -> list[int]:
+    """The accounts the account's last QIF download read from the issuer's side."""
     last = ledger.query_one(  # a file of several accounts names none in its batch: its rows tell
-        "SELECT format FROM import_batches b WHERE undone_at IS NULL AND format IN (?2, ?3) AND (account_id = ?1"
+        "SELECT account_changes FROM import_batches b WHERE undone_at IS NULL AND format IN (?2, ?3) AND (account_id = ?1"
         " OR account_id IS NULL AND EXISTS (SELECT 1 FROM transactions t WHERE t.batch_id = b.id AND t.account_id = ?1))"
         " ORDER BY id DESC LIMIT 1",
         (account_id, QIF, QIF_ISSUER),
     )
-    return last["format"] if last else None
+    return json.loads(last["account_changes"] or "{}").get("issuer_side", []) if last else []
 
 
 # Money in only a bank account gets: a card's charges are never someone's pay, a deposit at the
@@ -307,7 +313,8 @@ def _format_read_before(ledger: Ledger, result: ParseResult) -> str | None:
     row = ledger.query_one(
         "SELECT format FROM import_batches WHERE file_hash = ? AND undone_at IS NULL ORDER BY id DESC LIMIT 1", (result.file_hash,)
     )
-    return row["format"] if row and row["format"] in format_names() else None
+    # A QIF read from the issuer's side is so card by card: each card's account remembers it.
+    return row["format"] if row and row["format"] in format_names() and row["format"] != QIF_ISSUER else None
 
 
 def _account_before(ledger: Ledger, file_hash: str, file_name: str) -> dict | None:

@@ -198,40 +198,9 @@ class _QifParser:
         self.name_unnamed_sections()
         for account in self.accounts.values():
             if account.type == "credit_card":
-                self.sign_issuer_side(account)
+                read_issuer_side(self.result, account, remembered=self.issuer_side)
         self.result.accounts = list(self.accounts.values())
         return self.result
-
-    def sign_issuer_side(self, account: ParsedAccount) -> None:
-        """A card section that writes its payments (`PAYMENT RECEIVED - THANK YOU`) negative and
-        most other rows positive is signed from the issuer's side, as some banks' card downloads
-        are: charges positive. Quicken's own card register writes charges negative and payments
-        positive. Read the other way round, as the card CSV and OFX readers do, and say so; the
-        file is then `qif_issuer`, so the card's next download, which may hold no payment to show
-        it, is read the same way (`wilson.importers.pipeline`)."""
-        rows = [row for row in self.result.transactions if row.account_key == account.key]
-        paid = [CARD_PAYMENT.search(row.description) is not None for row in rows]
-        payments = [row.amount for row, is_payment in zip(rows, paid) if is_payment]
-        others = [row.amount for row, is_payment in zip(rows, paid) if not is_payment]
-        name = account.name or "the card"
-        positive, negative = sum(a > 0 for a in others), sum(a < 0 for a in others)
-        # A payment in, or a month of charges out (a row or two may be refunds the issuer signs negative).
-        quickens_way = (payments and min(payments) > 0) or (negative > positive and negative >= QUICKENS_CHARGES_MIN)
-        if self.issuer_side and not quickens_way:
-            said = f"{name}: read from the issuer's side (charges positive), as its earlier downloads or --format {QIF_ISSUER} say"
-        elif payments and max(payments) < 0 and positive > negative:
-            said = f"{name}: its payments are negative and its charges positive (the issuer's side): every amount is read the other way round"
-        else:
-            if rows and min(row.amount for row in rows) > 0:
-                self.result.warnings.append(f"{name}: every amount is positive, read as money in (payments, refunds); if they are"
-                                            f" charges, undo and import with --format {QIF_ISSUER}")
-            return
-        for row in rows:
-            row.amount = -row.amount
-            for split in row.splits:
-                split.amount = -split.amount
-        self.result.format = QIF_ISSUER
-        self.result.warnings.append(said)
 
     def name_unnamed_sections(self) -> None:
         """A card or cash section no `!Account` block (or opening balance) names is its own account,
@@ -506,7 +475,47 @@ def _detect(text: str) -> int:
     return 0
 
 
-QUICKENS_CHARGES_MIN = 3  # charges written negative, at the least, that show a card section is Quicken's own way
+def read_issuer_side(result: ParseResult, account: ParsedAccount, remembered: bool = False) -> None:
+    """A card section that writes its payments (`PAYMENT RECEIVED - THANK YOU`) negative and
+    most other rows positive is signed from the issuer's side, as some banks' card downloads
+    are: charges positive. Quicken's own card register writes charges negative and payments
+    positive. Read the other way round, as the card CSV and OFX readers do, and say so. A card
+    `remembered` so (its last download, or `--format qif_issuer`) is read so without a payment to
+    show it, unless the section shows Quicken's way: a payment in, or a month of charges out (a
+    row or two may be refunds, which the issuer signs negative)."""
+    rows = [row for row in result.transactions if row.account_key == account.key]
+    paid = [CARD_PAYMENT.search(row.description) is not None for row in rows]
+    payments = [row.amount for row, is_payment in zip(rows, paid) if is_payment]
+    others = [row.amount for row, is_payment in zip(rows, paid) if not is_payment]
+    charged_out = sum(row.amount < 0 and not _MONEY_BACK.search(row.description) for row, is_payment in zip(rows, paid) if not is_payment)
+    name = account.name or "the card"
+    positive, negative = sum(a > 0 for a in others), sum(a < 0 for a in others)
+    doubt = (f"{name}: every amount is positive, read as money in (payments, refunds); if they are charges, undo and import"
+             f" with --format {QIF_ISSUER}")
+    quickens_way = (payments and min(payments) > 0) or (negative > positive and charged_out >= QUICKENS_CHARGES_MIN)
+    if remembered and not quickens_way:
+        said = f"{name}: read from the issuer's side (charges positive), as its earlier downloads or --format {QIF_ISSUER} say"
+        if doubt in result.warnings:  # the first reading's, before the card's account was known
+            result.warnings.remove(doubt)
+    elif payments and max(payments) < 0 and positive > negative:
+        said = f"{name}: its payments are negative and its charges positive (the issuer's side): every amount is read the other way round"
+    else:
+        if rows and min(row.amount for row in rows) > 0 and doubt not in result.warnings:
+            result.warnings.append(doubt)
+        return
+    for row in rows:
+        row.amount = -row.amount
+        for split in row.splits:
+            split.amount = -split.amount
+    result.format = QIF_ISSUER
+    result.issuer_side.append(account.key)
+    result.warnings.append(said)
+
+
+_MONEY_BACK = re.compile(r"refund|return|credit|reversal|rebate", re.I)  # a card's rows that are no charge
+
+
+QUICKENS_CHARGES_MIN = 3  # charges (no refunds) written negative, at the least, that show a card section is Quicken's own way
 QIF, QIF_ISSUER = "qif", "qif_issuer"  # the second: card sections signed from the issuer's side (charges positive)
 
 

@@ -19,9 +19,10 @@ class AccountChanges:
     stated: list[tuple[int, list]] = field(default_factory=list)  # every balance the file gave, set or not
     categories: list[dict] = field(default_factory=list)  # {"id", "name"}
     numbered: list[tuple[int, str]] = field(default_factory=list)  # (account id, the bank's number it was given)
+    issuer_side: list[int] = field(default_factory=list)  # card accounts whose QIF rows were read from the issuer's side
 
     def __bool__(self) -> bool:
-        return bool(self.created or self.balances or self.stated or self.categories or self.numbered)
+        return bool(self.created or self.balances or self.stated or self.categories or self.numbered or self.issuer_side)
 
 
 def note_account_changes(ledger: Ledger, batch_id: int, changes: AccountChanges) -> None:
@@ -29,5 +30,5 @@ def note_account_changes(ledger: Ledger, batch_id: int, changes: AccountChanges)
         ledger.conn.execute(
             "UPDATE import_batches SET account_changes = ? WHERE id = ?",
             (json.dumps({"created": changes.created, "balances": changes.balances, "stated": changes.stated,
-                         "categories": changes.categories, "numbered": changes.numbered}), batch_id),
+                         "categories": changes.categories, "numbered": changes.numbered, "issuer_side": changes.issuer_side}), batch_id),
         )
