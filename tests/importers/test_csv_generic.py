@@ -1288,8 +1288,9 @@ def test_paypal_memo_rows_never_move_money_in_english_german_or_french() -> None
         '"Solde","Impact sur le solde"\n'
         '"03/01/2025","10:12:45","CET","Spotify AB","Autorisation générale","Terminé","EUR","-10,99","0,00","-10,99","2AA","0,00","Mémo"\n'
         '"05/01/2025","10:12:45","CET","Fnac","Paiement","En attente","EUR","-25,00","0,00","-25,00","2AB","0,00","Débit"\n'
+        '"06/01/2025","10:12:45","CET","Darty","Paiement","Annulé","EUR","-15,00","0,00","-15,00","2AC","0,00","Débit"\n'
     )
-    assert [(t.amount, t.pending) for t in french.transactions] == [(-2500, True)] and french.skipped_reverted == 1
+    assert [(t.amount, t.pending) for t in french.transactions] == [(-2500, True)] and french.skipped_reverted == 2
 
 
 VIRGIN_MONEY_CARD = (
