@@ -533,7 +533,8 @@ def test_a_name_that_says_only_the_kind_of_row_leaves_the_payee_to_the_memo(tmp_
         for day, name, memo in (
             ("20250301", "POS PURCHASE", "SHELL OIL 57444 HOUSTON TX"), ("20250302", "ACH DEBIT", "NETFLIX.COM 866-579-7172"),
             ("20250303", "PREAUTHORIZED DEBIT", "PREAUTHORIZED DEBIT;ROGERS WIRELESS;Electronic Funds Transfer"),
-            ("20250304", "WHOLE FOODS", "STORE 10233"),
+            ("20250304", "WHOLE FOODS", "STORE 10233"), ("20250305", "ONLINE PAYMENT", "THANK YOU"),
+            ("20250306", "CHECK CARD", "0104 SHELL OIL 12345"),
         )
     )
     path = tmp_path / "memo.ofx"
@@ -543,7 +544,8 @@ def test_a_name_that_says_only_the_kind_of_row_leaves_the_payee_to_the_memo(tmp_
         assert [(r["description"], r["payee"]) for r in ledger.query("SELECT description, payee FROM transactions ORDER BY posted")] == [
             ("POS PURCHASE SHELL OIL 57444 HOUSTON TX", "Shell Oil"), ("ACH DEBIT NETFLIX.COM 866-579-7172", "Netflix"),
             ("PREAUTHORIZED DEBIT;ROGERS WIRELESS;Electronic Funds Transfer", "Rogers Wireless"),
-            ("WHOLE FOODS STORE 10233", "Whole Foods"),
+            ("WHOLE FOODS STORE 10233", "Whole Foods"), ("ONLINE PAYMENT THANK YOU", "Online Payment"),  # a MEMO naming no one
+            ("CHECK CARD 0104 SHELL OIL 12345", "Shell Oil"),
         ]
 
 

@@ -598,11 +598,19 @@ def _describe(name: str, memo: str, trntype: str) -> tuple[str, str]:
     if memo.startswith(name.rstrip()):
         return memo, memo_payee or memo
     joined = f"{name} {memo}"
-    if _KIND_NAME.fullmatch(name.strip()):
-        return joined, memo_payee or memo  # `POS PURCHASE` says what kind of row; MEMO names the shop
+    if _KIND_NAME.fullmatch(name.strip()) and (memo_payee or _names_someone(memo)):
+        return joined, memo_payee or _LEADING_NUMBER.sub("", memo)  # `POS PURCHASE` says only what kind of row; MEMO names the shop
     return joined, memo_payee or (joined if len(name) >= _NAME_CUT else name)  # a cut NAME goes on in MEMO
 
 
+def _names_someone(memo: str) -> bool:
+    """Whether a MEMO holds a word beyond a reference's (`THANK YOU`, `CONF# 1234567890`, `xxxx1234`)."""
+    return any(word.casefold() not in _REFERENCE_WORDS and word.strip("xX") for word in _WORD.findall(memo))
+
+
+_WORD = re.compile(r"[^\W\d_]{3,}")
+_REFERENCE_WORDS = frozenset({"thank", "you", "conf", "confirmation", "ref", "reference", "trace", "ppd", "ccd", "web", "payment", "number"})
+_LEADING_NUMBER = re.compile(r"^\d+\s+")  # `0104 SHELL OIL`: the day a card was used, after `CHECK CARD`
 # A NAME that says only what kind of row it is: the payee is in MEMO.
 _KIND_NAME = re.compile(
     r"(?:pos|point of sale|debit card|debit|check ?card|card|visa|ach|pre-?authori[sz]ed|electronic|recurring|online|web|bill)"
