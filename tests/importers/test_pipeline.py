@@ -94,7 +94,10 @@ def test_a_mistyped_account_name_is_refused_and_another_that_doubles_an_accounts
         assert ledger.scalar("SELECT COUNT(*) FROM accounts") == 1
         # A name like another's that shares no more than a row or two with it is an account of its own (Mary's, beside Mark's).
         march = write(tmp_path, "march.csv", "2025-02-03,PAYROLL,2500.00\n2025-03-20,RENT,-900.00\n2025-03-21,GROCER,-80.00\n")
-        assert import_file(ledger, march, account="Chekcing 1234").accounts == ["Chekcing 1234"]
+        opened = import_file(ledger, march, account="Chekcing 1234")
+        assert opened.accounts == ["Chekcing 1234"]
+        assert opened.warnings[0] == ("Chekcing 1234 is a new account, named like Checking …1234: if the file is Checking …1234's,"
+                                      ' undo it and import it with --account "Checking …1234"')
         undo_batch(ledger, ledger.scalar("SELECT MAX(id) FROM import_batches"))
         other = import_file(ledger, february, account="Joint")
         assert other.warnings[-1] == ('3 of its rows in Joint are in Checking …1234 too (same day, amount and text): if the file'

@@ -405,7 +405,7 @@ def _default_key(result: ParseResult) -> str:
 TYPO_LIKENESS = 85  # of 100: `Amx` is Amex mistyped; `Visa` and `Visa Gold` are two cards
 
 
-def _meant(ledger: Ledger, named: str, source: str, rows: ParsedRows | None) -> dict | None:
+def _meant(ledger: Ledger, named: str, source: str, rows: ParsedRows | None, warnings: list[str]) -> dict | None:
     """The account an `--account` that names none means: one of the same letters and digits
     (`Chase Checking 1234` for `Chase Checking …1234`, whose `…` nobody types). A name like
     another's but for a typo (`Amx`) whose account holds rows of the file is refused rather than
@@ -425,6 +425,9 @@ def _meant(ledger: Ledger, named: str, source: str, rows: ParsedRows | None) -> 
     if holding:
         raise ImportRefused(source, f"no account is named {named!r}, and {' and '.join(holding)} holds rows of this file:"
                                     f" did you mean {' or '.join(holding)}? (--account with a name like no other's opens a new account)")
+    if like:  # next month's file under a mistyped name shares no rows: said, not refused
+        warnings.append(f"{named} is a new account, named like {' and '.join(like)}: if the file is {like[0]}'s, undo it and"
+                        f" import it with --account \"{like[0]}\"")
     return None
 
 
@@ -484,7 +487,7 @@ def _account_for(
         if found:
             return found
     name = named or _account_name(parsed, source)
-    found = ledger.account(name) or (_meant(ledger, named, source, rows) if named else None)
+    found = ledger.account(name) or (_meant(ledger, named, source, rows, warnings) if named else None)
     if found and not named and parsed.number and found["number"] not in (None, parsed.number):
         name = _unclaimed_name(ledger, name, parsed.number)
         found = ledger.account(name)
