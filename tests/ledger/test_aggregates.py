@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wilson.ledger import Ledger
-from wilson.ledger.aggregates import add_groups, monthly_groups, rebuild_monthly_flows, split_triggers_dropped
+from wilson.ledger.aggregates import add_rows, rebuild_monthly_flows, split_triggers_dropped
 
 ROWS = [  # posted, account, category, currency, amount, pending, transfer leg
     ("2025-01-03", 1, None, "USD", -575, False, None),
@@ -35,9 +35,9 @@ def test_grouping_columns_matches_grouping_rows() -> None:
         conn.execute("DELETE FROM monthly_flows")
         posted, account, category, currency, amount, pending, leg = map(list, zip(*ROWS))
         half = 3  # two calls: the second adds into groups the first created
-        add_groups(conn, monthly_groups(posted[:half], account[:half], category[:half], currency[:half], amount[:half], pending[:half]))
-        add_groups(conn, monthly_groups(posted[half:], account[half:], category[half:], currency[half:], amount[half:], pending[half:],
-                                        linked=[other is not None for other in leg[half:]]))
+        add_rows(conn, posted[:half], account[:half], category[:half], currency[:half], amount[:half], pending[:half])
+        add_rows(conn, posted[half:], account[half:], category[half:], currency[half:], amount[half:], pending[half:],
+                 linked=[other is not None for other in leg[half:]])
         assert _stored(ledger) == expected
         assert len(expected) == 4 and ("2025-01", 1, 0, "USD", 0, 0, -1150, 2) in expected
 
@@ -67,8 +67,7 @@ def test_a_batchs_parts_are_counted_as_its_postings(wilson_home) -> None:  # typ
             conn.executemany("INSERT INTO splits (transaction_id, amount, category_id) VALUES (?, ?, ?)",
                              [(position + 1, amount, category) for position, own in parts.items() for amount, category in own])
         posted, account, category, currency, amount, pending, leg = map(list, zip(*ROWS))
-        add_groups(conn, monthly_groups(posted, account, category, currency, amount, pending,
-                                        linked=[other is not None for other in leg], parts=parts))
+        add_rows(conn, posted, account, category, currency, amount, pending, linked=[other is not None for other in leg], parts=parts)
         assert stored_flows(ledger) == flows_from_scratch(ledger)
         assert ("2025-01", 1, 7, "USD", 0, 0, -10000, 1) in stored_flows(ledger)
         conn.execute("INSERT INTO splits (transaction_id, amount, category_id) VALUES (2, -100, 5)")  # counted by its triggers

@@ -16,7 +16,6 @@ import pytest
 from wilson.importers.pipeline import import_file
 from wilson.ledger import Ledger
 from wilson.ledger.aggregates import rebuild_monthly_flows
-from wilson.ledger.bulk import in_background
 from wilson.ledger.new_rows import NewRows
 
 ROWS = 6_050  # past BULK_ROWS, and not a whole number of statements
@@ -150,32 +149,3 @@ def test_killed_bulk_import_leaves_the_ledger_as_it_was(tmp_path: Path, wilson_h
         assert ledger.query("SELECT * FROM transactions ORDER BY id") == before
         assert ledger.scalar("PRAGMA integrity_check") == "ok"
         assert ledger.scalar("PRAGMA journal_mode") == "wal"
-
-
-def test_background_work_hands_back_its_value_or_its_error() -> None:
-    assert in_background(lambda: 42)() == 42
-
-    def fails() -> None:
-        raise ValueError("grouping failed")
-
-    with pytest.raises(ValueError, match="grouping failed"):
-        in_background(fails)()
-
-
-def test_a_bulk_import_whose_grouping_fails_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The aggregate is grouped in a second thread while the indexes are rebuilt: its failure still
-    rolls the whole import back, indexes and triggers included."""
-
-    def fails(*args: object, **kwargs: object) -> list[tuple]:
-        raise MemoryError("no room to group")
-
-    with Ledger() as ledger:
-        schema = derived(ledger)
-        monkeypatch.setattr("wilson.ledger.imports.monthly_groups", fails)
-        with pytest.raises(MemoryError):
-            import_file(ledger, big_csv(tmp_path), account="Checking")
-        assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 0 and ledger.accounts() == []
-        assert derived(ledger) == schema
-        monkeypatch.undo()
-        import_file(ledger, big_csv(tmp_path), account="Checking")
-        assert_whole(ledger, schema)

@@ -34,7 +34,8 @@ _SPLIT_INSERT_TRIGGERS = ("monthly_flows_split_insert_before", "monthly_flows_sp
 Parts = Mapping[int, Sequence[tuple[int, int | None]]]  # a row's split parts by position: (amount, category)
 
 
-def monthly_groups(
+def add_rows(
+    conn: sqlite3.Connection,
     posted: Sequence[str],
     account_id: Sequence[int],
     category_id: Sequence[int | None],
@@ -43,10 +44,8 @@ def monthly_groups(
     pending: Sequence[bool],
     linked: Sequence[bool] | None = None,
     parts: Parts | None = None,
-) -> list[tuple]:
-    """The aggregate's rows for transactions just inserted, from the columns the writer already
-    holds: Python work alone, so a bulk load does it while SQLite rebuilds the indexes (`add_groups`
-    writes them).
+) -> None:
+    """Count rows just inserted, given as the columns the writer already holds, into the aggregate.
 
     Grouping the columns here costs a fraction of SQLite grouping the rows it has just written
     (which sorts the whole batch). `linked` defaults to no transfer leg, as for a fresh import. A
@@ -70,14 +69,10 @@ def monthly_groups(
     groups: defaultdict[tuple, list[int]] = defaultdict(list)
     for key, value in zip(keys, amounts):
         groups[key].append(value)
-    return [
+    conn.executemany(_ADD_GROUP, [
         (month, account, category or 0, money, link, inflow, sum(values), len(values))
         for (month, account, category, money, link, inflow), values in groups.items()
-    ]
-
-
-def add_groups(conn: sqlite3.Connection, groups: list[tuple]) -> None:
-    conn.executemany(_ADD_GROUP, groups)
+    ])
 
 
 def _postings(parts: Parts, *columns: Sequence) -> list[list]:
@@ -101,7 +96,7 @@ def _postings(parts: Parts, *columns: Sequence) -> list[list]:
 @contextmanager
 def split_triggers_dropped(conn: sqlite3.Connection) -> Iterator[None]:
     """Insert split parts without their per-part triggers; the caller counts their rows with
-    `monthly_groups(..., parts=...)`. Each trigger re-aggregates every posting of the part's transaction,
+    `add_rows(..., parts=...)`. Each trigger re-aggregates every posting of the part's transaction,
     so one transaction's parts cost time quadratic in their number (2,500 parts: 20 s). Run it
     inside a transaction, so that a failure rolls the DDL back with everything else."""
     placeholders = ", ".join("?" * len(_SPLIT_INSERT_TRIGGERS))

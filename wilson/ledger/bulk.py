@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
-import threading
 from contextlib import contextmanager
-from typing import Callable, Iterator, TypeVar
-
-T = TypeVar("T")
+from typing import Iterator
 
 BULK_ROWS = 5_000
 
@@ -38,27 +35,3 @@ def derived_structures_dropped(conn: sqlite3.Connection) -> Iterator[None]:
     yield
     for _, _, sql in derived:
         conn.execute(sql)
-
-
-def in_background(work: Callable[[], T]) -> Callable[[], T]:
-    """Start `work` (Python only, no SQL) in a second thread; call the result to wait for its value
-    or exception. A bulk load groups its rows this way while SQLite rebuilds the indexes on the
-    other core: SQLite lets go of the GIL while it works."""
-    outcome: dict[str, T | BaseException] = {}
-
-    def run() -> None:
-        try:
-            outcome["value"] = work()
-        except BaseException as exc:  # handed to the waiting thread
-            outcome["error"] = exc
-
-    thread = threading.Thread(target=run, name="wilson-bulk", daemon=True)
-    thread.start()
-
-    def result() -> T:
-        thread.join()
-        if "error" in outcome:
-            raise outcome["error"]  # type: ignore[misc]
-        return outcome["value"]  # type: ignore[return-value]
-
-    return result

@@ -14,13 +14,13 @@ import re
 import sqlite3
 from contextlib import nullcontext
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import lru_cache
 from itertools import chain, compress, islice
 from operator import not_
 from typing import Callable, Iterable, Sequence
 
-from wilson.ledger.aggregates import add_groups, monthly_groups, split_triggers_dropped
-from wilson.ledger.bulk import derived_structures_dropped, in_background, is_bulk
+from wilson.ledger.aggregates import add_rows, split_triggers_dropped
+from wilson.ledger.bulk import derived_structures_dropped, is_bulk
 from wilson.ledger.iso_dates import days, shift
 from wilson.ledger.new_rows import NewRows
 from wilson.ledger.pending import not_yet_posted, replace_pending, settled_amount
@@ -456,15 +456,12 @@ def _insert(ledger: Ledger, batch_id: int, rows: NewRows) -> None:
     columns: dict[str, Sequence] = {name: getattr(rows, name) for name in _INSERTED}
     columns |= {"batch_id": [batch_id] * len(rows), "created_at": [imported_at] * len(rows)}
     _check_parents(conn, batch_id, rows)
-    parts = {i: [(amount, cat) for amount, cat, _ in own] for i, own in rows.splits.items()}
     with derived_structures_dropped(conn) if bulk else nullcontext():
         _insert_rows(conn, ids, columns)
-        counted = in_background(partial(
-            monthly_groups, rows.posted, rows.account_id, rows.category_id, rows.currency, rows.amount, rows.pending, parts=parts
-        ))  # while the indexes are rebuilt
     _insert_splits(conn, ids, rows)
     index_batch_rows(conn, ids[0], ids[-1])
-    add_groups(conn, counted())
+    parts = {i: [(amount, cat) for amount, cat, _ in own] for i, own in rows.splits.items()}
+    add_rows(conn, rows.posted, rows.account_id, rows.category_id, rows.currency, rows.amount, rows.pending, parts=parts)
 
 
 def _check_parents(conn: sqlite3.Connection, batch_id: int, rows: NewRows) -> None:

@@ -7,11 +7,11 @@ import json
 import sqlite3
 from dataclasses import dataclass, field
 
-from wilson.ledger.aggregates import add_groups, monthly_groups
+from wilson.ledger.aggregates import add_rows
 from wilson.ledger.imports import index_batch_rows
 from wilson.ledger.service import Ledger
 
-_COUNTED = ("posted", "account_id", "category_id", "currency", "amount", "pending")  # monthly_groups' columns
+_COUNTED = ("posted", "account_id", "category_id", "currency", "amount", "pending")  # add_rows' columns
 
 
 @dataclass
@@ -219,4 +219,4 @@ def _restore(conn: sqlite3.Connection, old: dict) -> None:
         conn.execute("UPDATE transactions SET transfer_id = ? WHERE id = ? AND transfer_id IS NULL", (new_id, row["transfer_id"]))
     if row.get("batch_id") is not None:  # rows outside a batch are indexed and counted by their triggers
         index_batch_rows(conn, new_id, new_id)
-        add_groups(conn, monthly_groups(*([row[name]] for name in _COUNTED), linked=[row["transfer_id"] is not None]))
+        add_rows(conn, *([row[name]] for name in _COUNTED), linked=[row["transfer_id"] is not None])
