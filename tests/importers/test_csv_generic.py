@@ -1717,6 +1717,9 @@ def test_card_csv_turns_round_only_a_lone_amount_column_and_balances_that_then_f
 
     pair = read("01/02/2025,TIM HORTONS #12,4.50,\n01/03/2025,PETRO-CANADA,54.97,\n01/05/2025,PAYMENT - THANK YOU,,400.00\n")
     assert [t.amount for t in pair.transactions] == [-450, -5497, 40000]
+    owed = read("Date,Description,Debit,Credit,Balance\n01/09/2025,LATE FEE,29.00,,114.83\n01/08/2025,AMAZON REFUND,,9.99,85.83\n"
+                "01/06/2025,AMAZON,23.10,,95.82\n")
+    assert [(t.amount, t.balance) for t in owed.transactions] == [(-2900, -11483), (999, -8583), (-2310, -9582)]
     for balances in (("354.97", "437.74", "37.74"), ("-354.97", "-437.74", "-37.74")):
         owed = read("Date,Description,Amount,Balance\n01/02/2025,TESCO STORES,54.97,{}\n01/03/2025,SHELL,82.77,{}\n"
                     "01/05/2025,PAYMENT RECEIVED,-400.00,{}\n".format(*balances))

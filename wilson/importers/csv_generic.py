@@ -228,7 +228,7 @@ class _Conversion:
         self.warnings: list[str] = []  # what the reading had to decide that the user should know
         self.sign_reading: str | None = None  # see ParseResult.sign_reading
         self.per_currency = False  # the rows' currencies are the accounts (no account column)
-        self.turned_round = False  # the amounts were read the other way round: a card's charges written positive
+        self.owed = False  # the balance is a card's owed, which its issuer may write positive (`_owed_turned_round`)
         self.purchases: int | None = None  # a currency column that turned out to be the purchases' (`_purchase_currencies`)
         self.billed_in: str | None = None  # the account's currency, told by its purchases' (`_billing_currency`)
         # Only a file with a 64 KB stretch free of line breaks can hold a row that long (give or take
@@ -1005,8 +1005,8 @@ class _Conversion:
         # A card's charges written positive in its one amount column (debit and credit columns, or a
         # direction, have signed them already: TD's Visa download of charges and payments).
         turned = self.options.negate and lone and not self._signed_by_holder(amounts, descriptions)
+        self.owed = bool(turned or self.sign_reading == "card" or (self.options.negate and not lone))
         if turned or self.sign_reading == "card":
-            self.turned_round = True
             amounts = [-amount if amount.__class__ is int else amount for amount in amounts]
         return amounts
 
@@ -1312,7 +1312,7 @@ class _Conversion:
             if "balance_direction" in single:
                 flags = [DIRECTION_WORDS.get(flag.strip().lower()) for flag in columns[single["balance_direction"]]]
                 balances = [directed(b, "x", sign) if sign else b for b, sign in zip(balances, flags)]
-            elif self.turned_round:  # a balance owed written from the card's side, as its charges were
+            elif self.owed:
                 balances = _owed_turned_round(parsed["amount"], balances)
             parsed["balance"] = balances if set(map(type, balances)) == {int} else [
                 b if b.__class__ is int else None for b in balances
