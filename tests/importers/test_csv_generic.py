@@ -1291,6 +1291,10 @@ def test_paypal_memo_rows_never_move_money_in_english_german_or_french() -> None
         '"06/01/2025","10:12:45","CET","Darty","Paiement","Annulé","EUR","-15,00","0,00","-15,00","2AC","0,00","Débit"\n'
     )
     assert [(t.amount, t.pending) for t in french.transactions] == [(-2500, True)] and french.skipped_reverted == 2
+    for pending, cancelled in (("In sospeso", "Annullato"), ("In behandeling", "Geannuleerd"), ("Oczekująca", "Anulowano")):
+        other = parse_text('"Date","Name","Status","Currency","Net"\n"2025-01-05","Shop","{}","EUR","-25.00"\n'
+                           '"2025-01-06","Shop","{}","EUR","-15.00"\n'.format(pending, cancelled))
+        assert [(t.amount, t.pending) for t in other.transactions] == [(-2500, True)] and other.skipped_reverted == 1
 
 
 VIRGIN_MONEY_CARD = (

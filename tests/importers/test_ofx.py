@@ -534,7 +534,8 @@ def test_a_name_that_says_only_the_kind_of_row_leaves_the_payee_to_the_memo(tmp_
             ("20250301", "POS PURCHASE", "SHELL OIL 57444 HOUSTON TX"), ("20250302", "ACH DEBIT", "NETFLIX.COM 866-579-7172"),
             ("20250303", "PREAUTHORIZED DEBIT", "PREAUTHORIZED DEBIT;ROGERS WIRELESS;Electronic Funds Transfer"),
             ("20250304", "WHOLE FOODS", "STORE 10233"), ("20250305", "ONLINE PAYMENT", "THANK YOU"),
-            ("20250306", "CHECK CARD", "0104 SHELL OIL 12345"),
+            ("20250306", "CHECK CARD", "0104 SHELL OIL 12345"), ("20250307", "POS PURCHASE", "BP 12345"),
+            ("20250308", "DEBIT CARD PURCHASE", "7 ELEVEN 12345"),
         )
     )
     path = tmp_path / "memo.ofx"
@@ -545,7 +546,8 @@ def test_a_name_that_says_only_the_kind_of_row_leaves_the_payee_to_the_memo(tmp_
             ("POS PURCHASE SHELL OIL 57444 HOUSTON TX", "Shell Oil"), ("ACH DEBIT NETFLIX.COM 866-579-7172", "Netflix"),
             ("PREAUTHORIZED DEBIT;ROGERS WIRELESS;Electronic Funds Transfer", "Rogers Wireless"),
             ("WHOLE FOODS STORE 10233", "Whole Foods"), ("ONLINE PAYMENT THANK YOU", "Online Payment"),  # a MEMO naming no one
-            ("CHECK CARD 0104 SHELL OIL 12345", "Shell Oil"),
+            ("CHECK CARD 0104 SHELL OIL 12345", "Shell Oil"), ("POS PURCHASE BP 12345", "BP"),
+            ("DEBIT CARD PURCHASE 7 ELEVEN 12345", "7 Eleven"),
         ]
 
 

@@ -423,6 +423,12 @@ def test_stable_ids_follow_rows_the_next_download_dates_later(tmp_path: Path) ->
         import_file(ledger, write(tmp_path, "s1.ofx", ofx(young), header=""), account="Young")
         later = import_file(ledger, write(tmp_path, "s2.ofx", ofx(again), header=""), account="Young")
         assert (later.added, later.duplicates) == (1, 5)
+    # A bank numbering each download's rows from 1: a week, then twenty days.
+    week_of_fares = [(f"202503{day:02d}", "-2.90", str(day), "MTA*NYCT PAYGO") for day in range(1, 8)]
+    twenty_days = [(f"202503{day + 7:02d}", "-2.90", str(day), "MTA*NYCT PAYGO") for day in range(1, 21)]
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "f1.ofx", ofx(week_of_fares), header=""), account="Fares")
+        assert import_file(ledger, write(tmp_path, "f2.ofx", ofx(twenty_days), header=""), account="Fares").added == 20
     # A credit union's ids run on from one download to the next; the one row they share was dated again.
     first_week = [(f"202503{day:02d}", f"-{day}0.00", str(10233 + day), f"SHOP {day}") for day in range(1, 8)]
     second_week = [("20250308", "-70.00", "10240", "SHOP 7")] + [(f"202503{day:02d}", f"-{day}1.00", str(10233 + day), f"STORE {day}") for day in range(8, 15)]

@@ -124,7 +124,8 @@ _TOTAL_TEXT = re.compile(  # Quicken's report: `TOTAL INFLOWS`, `TOTAL OUTFLOWS`
 _PENDING = re.compile(
     r"pending|pendient|pendent|vorgemerkt|authori[sz]|in bearbeitung|en attente|nicht gebucht|ausstehend|^offen$|^neu$|^reserve|^varaus"
     r"|^venter\b|^v(?:ä|a)ntande"  # Danske: `Venter`, waiting
-    r"|autorizzat|in lavorazione|non contabilizzat|da contabilizzare"  # Fineco's `Autorizzato`
+    r"|autorizzat|in lavorazione|non contabilizzat|da contabilizzare|in sospeso"  # Fineco's `Autorizzato`, PayPal's `In sospeso`
+    r"|in behandeling|oczekuj"  # Dutch and Polish: being processed, awaited
     r"|^等待|处理中|處理中",  # Alipay's `等待付款`, processing
     re.I,
 )
@@ -132,7 +133,7 @@ _YES = re.compile(r"ja|yes|oui|si|sí|1|true|x", re.I)
 _MEMO = re.compile(r"m[eé]mo", re.I)  # PayPal's balance impact of a row that moved no money (`Mémo` in French)
 _REVERTED = re.compile(
     r"revert|declin|denied|fail|cancel|storn|abgelehnt|r(?:ü|ue|u)ckg(?:ä|ae|a)ngig|zur(?:ü|ue|u)ckgesetzt|fehlgeschlagen"
-    r"|reject|void|refus|rechaz|recus|rifiut|geweigerd|afgewezen|odrzuc|annul|anulad"  # `Annulé`, `Annullato`, `Anulado`: cancelled
+    r"|reject|void|refus|rechaz|recus|rifiut|geweigerd|afgewezen|odrzuc|annul|anulad|anulow"  # `Annulé`, `Anulado`, `Anulowano`
     r"|交易关闭|交易關閉|失败|失敗|已撤销|已取消",  # Alipay: a closed (never paid) order, failed, cancelled
     re.I,
 )

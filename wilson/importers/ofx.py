@@ -604,13 +604,16 @@ def _describe(name: str, memo: str, trntype: str) -> tuple[str, str]:
 
 
 def _names_someone(memo: str) -> bool:
-    """Whether a MEMO holds a word beyond a reference's (`THANK YOU`, `CONF# 1234567890`, `xxxx1234`)."""
+    """Whether a MEMO holds a word beyond a reference's (`THANK YOU`, `CONF# 1234567890`, `xxxx1234`):
+    `BP`, `AT&T` and `H&M` are shops."""
     return any(word.casefold() not in _REFERENCE_WORDS and word.strip("xX") for word in _WORD.findall(memo))
 
 
-_WORD = re.compile(r"[^\W\d_]{3,}")
-_REFERENCE_WORDS = frozenset({"thank", "you", "conf", "confirmation", "ref", "reference", "trace", "ppd", "ccd", "web", "payment", "number"})
-_LEADING_NUMBER = re.compile(r"^\d+\s+")  # `0104 SHELL OIL`: the day a card was used, after `CHECK CARD`
+_WORD = re.compile(r"[^\W\d_]+")
+_REFERENCE_WORDS = frozenset({
+    "thank", "you", "conf", "confirmation", "ref", "reference", "trace", "ppd", "ccd", "web", "payment", "number", "id", "no",
+})
+_LEADING_NUMBER = re.compile(r"^(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\s+")  # `0104 SHELL OIL`: the card's day, after `CHECK CARD`
 # A NAME that says only what kind of row it is: the payee is in MEMO.
 _KIND_NAME = re.compile(
     r"(?:pos|point of sale|debit card|debit|check ?card|card|visa|ach|pre-?authori[sz]ed|electronic|recurring|online|web|bill)"

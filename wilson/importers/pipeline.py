@@ -268,20 +268,24 @@ def _issuer_side_remembered(ledger: Ledger, result: ParseResult, named: str | No
     for parsed in result.accounts:
         if parsed.type != "credit_card" or parsed.key in result.issuer_side:
             continue
-        found = ledger.account(named if named and len(result.accounts) == 1 else parsed.name or "")
+        found = _account_named(ledger, named if named and len(result.accounts) == 1 else parsed.name or "")
         if found and found["id"] in _last_qif_issuer_side(ledger, found["id"]):
             read_issuer_side(result, parsed, remembered=True)
 
 
 def _last_qif_issuer_side(ledger: Ledger, account_id: int) -> list[int]:
-    """The accounts the account's last QIF download read from the issuer's side."""
+    """The accounts the account's last QIF download read from the issuer's side (a batch noted
+    before they were noted card by card: all of its accounts, if it was `qif_issuer`)."""
     last = ledger.query_one(  # a file of several accounts names none in its batch: its rows tell
-        "SELECT account_changes FROM import_batches b WHERE undone_at IS NULL AND format IN (?2, ?3) AND (account_id = ?1"
+        "SELECT format, account_changes FROM import_batches b WHERE undone_at IS NULL AND format IN (?2, ?3) AND (account_id = ?1"
         " OR account_id IS NULL AND EXISTS (SELECT 1 FROM transactions t WHERE t.batch_id = b.id AND t.account_id = ?1))"
         " ORDER BY id DESC LIMIT 1",
         (account_id, QIF, QIF_ISSUER),
     )
-    return json.loads(last["account_changes"] or "{}").get("issuer_side", []) if last else []
+    if last is None:
+        return []
+    noted = json.loads(last["account_changes"] or "{}")
+    return noted["issuer_side"] if "issuer_side" in noted else [account_id] if last["format"] == QIF_ISSUER else []
 
 
 # Money in only a bank account gets: a card's charges are never someone's pay, a deposit at the
@@ -406,18 +410,18 @@ TYPO_LIKENESS = 85  # of 100: `Amx` is Amex mistyped; `Visa` and `Visa Gold` are
 
 
 def _meant(ledger: Ledger, named: str, source: str, rows: ParsedRows | None, warnings: list[str]) -> dict | None:
-    """The account an `--account` that names none means: one of the same letters and digits
-    (`Chase Checking 1234` for `Chase Checking …1234`, whose `…` nobody types). A name like
-    another's but for a typo (`Amx`) whose account holds rows of the file is refused rather than
+    """The account an `--account` that names none means (`_account_named`). A name like another's
+    but for a typo (`Amx`) whose account holds a few of the file's rows is refused rather than
     opened: those rows would go into the ledger a second time, under the new account. (`Wise AUD`
-    beside `Wise USD`, or `Mary Savings` beside `Mark Savings`, shares no rows with it.)"""
+    beside `Wise USD`, or `Mary Savings` beside `Mark Savings`, shares a row or two at most: it is
+    opened, and the summary names its look-alike.)"""
     from rapidfuzz import fuzz
 
+    alike = _account_named(ledger, named)
+    if alike:
+        return alike
     wanted = _letters_and_digits(named)
     names = [row["name"] for row in ledger.query("SELECT name FROM accounts")]
-    same = [name for name in names if _letters_and_digits(name) == wanted]
-    if len(same) == 1:
-        return ledger.account(same[0])
     ours = _day_amounts(_booked(rows)) if rows else []
     like = [name for name in names if ours and _DIGIT_RUNS.findall(name) == _DIGIT_RUNS.findall(named)
             and fuzz.ratio(wanted, _letters_and_digits(name)) >= TYPO_LIKENESS]
@@ -431,14 +435,24 @@ def _meant(ledger: Ledger, named: str, source: str, rows: ParsedRows | None, war
     return None
 
 
+def _account_named(ledger: Ledger, name: str) -> dict | None:
+    """The account of that name, or the one account of the same letters and digits (`Chase Checking
+    1234` for `Chase Checking …1234`, whose `…` nobody types)."""
+    found = ledger.account(name)
+    if found or not name:
+        return found
+    wanted = _letters_and_digits(name)
+    same = [row["name"] for row in ledger.query("SELECT name FROM accounts") if _letters_and_digits(row["name"]) == wanted]
+    return ledger.account(same[0]) if len(same) == 1 else None
+
+
 _DIGIT_RUNS = re.compile(r"\d+")
 
 
 def _shares_rows(ledger: Ledger, account_id: int, ours: list[tuple[str, int]]) -> bool:
-    """Whether the account holds a good part of the file's posted rows (day, amount): a few of
-    them, or most (Mark's and Mary's savings share a transfer and a cent of interest)."""
-    shared = (_compared(ledger, account_id, ours) or (0,))[0]
-    return shared >= RECOGNISED_MIN or shared * 2 > len(ours)
+    """Whether the account holds a few of the file's posted rows (day, amount): Mark's and Mary's
+    savings share a transfer and a cent of interest."""
+    return (_compared(ledger, account_id, ours) or (0,))[0] >= RECOGNISED_MIN
 
 
 def _letters_and_digits(name: str) -> str:

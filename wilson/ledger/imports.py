@@ -183,10 +183,10 @@ def _not_held_by_bank_id(
 def _naming_ids(rows: NewRows, held: dict[str, list[tuple[str, int, str, int]]]) -> list[str | None]:
     """The file's bank ids that each name one day's row (a purchase and its fee may share one),
     None for the others. Numbers by the rows' places in each download (`1` to `N`, restarting in
-    the next) name none: told by ids that are numbers close together, half of them or more held by
-    the account, and on other days or amounts more often than on the same ones (a young account's
-    stable `1`, `2`, `3` come back on their own days; a credit union's `10234`, `10235` are mostly
-    new, though the row or two the next download shares was dated again). Nor does an id that the
+    the next) name none: told by ids that are numbers close together, starting where the account's
+    near its days start, and held on other days or amounts more often than on the same ones (a
+    young account's stable `1`, `2`, `3` come back on their own days; a credit union's `10240`,
+    `10241` go on from `10234`, though the row the next download shares was dated again). Nor does an id that the
     file, or the account near its days, gives rows on several days (a bank that writes `0` on every
     row). Trusted, such ids took the next download's new rows for the same purchases a week before."""
     named: dict[str, set[str]] = {}
@@ -201,10 +201,17 @@ def _naming_ids(rows: NewRows, held: dict[str, list[tuple[str, int, str, int]]])
                 same += 1
             else:
                 other += 1
-    if other > same and (same + other) * 2 >= len(named) and _numbered(named):
+    if other > same and _numbered(named) and _restarts(named, held):
         return [None] * len(rows)
     one_day = {bank_id for bank_id, on in named.items() if len(on) == 1 and len({day for day, *_ in held.get(bank_id, ())}) <= 1}
     return [bank_id if bank_id in one_day else None for bank_id in rows.bank_id]
+
+
+def _restarts(ids: Iterable[str], held: dict[str, list]) -> bool:
+    """Whether the file's numbers start where the account's near its days do (`1` again, where a
+    bank's own run goes on: `10240` after `10234`)."""
+    held_numbers = [int(bank_id) for bank_id in held if bank_id.isdigit()]
+    return bool(held_numbers) and min(int(bank_id) for bank_id in ids if bank_id.isdigit()) == min(held_numbers)
 
 
 def _numbered(ids: Iterable[str]) -> bool:
