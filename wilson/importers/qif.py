@@ -153,7 +153,7 @@ def _category(raw: str) -> tuple[str | None, str | None]:
 class _QifParser:
     def __init__(self, text: str, source: str, currency: str | None = None, issuer_side: bool = False):
         self.source, self.currency = source, currency
-        self.issuer_side = issuer_side  # card sections signed from the issuer's side, whatever their rows show
+        self.issuer_side = issuer_side  # --format qif_issuer: card sections read from the issuer's side (`read_issuer_side`)
         self.lines = _lines(text)
         self.cut_short = not text.endswith("\n")  # the file stops mid-line: its last record may be cut
         self.order = _date_order(self.lines)
@@ -524,7 +524,7 @@ class _QifFormat:
         self.name, self.issuer_side = name, issuer_side
 
     def detect(self, text: str) -> int:
-        return 0 if self.issuer_side else _detect(text)  # by --format, or an account's earlier downloads
+        return 0 if self.issuer_side else _detect(text)  # by --format only (a card's memory reads its own section)
 
     def parse(self, text: str, source: str, currency: str | None = None) -> ParseResult:
         return _QifParser(text, source, currency, self.issuer_side).parse()

@@ -186,9 +186,10 @@ def _naming_ids(rows: NewRows, held: dict[str, list[tuple[str, int, str, int]]])
     the next) name none: told by ids that are numbers close together, starting where the account's
     near its days start, and held on other days or amounts more often than on the same ones (a
     young account's stable `1`, `2`, `3` come back on their own days; a credit union's `10240`,
-    `10241` go on from `10234`, though the row the next download shares was dated again). Nor does an id that the
-    file, or the account near its days, gives rows on several days (a bank that writes `0` on every
-    row). Trusted, such ids took the next download's new rows for the same purchases a week before."""
+    `10241` go on from `10234`, though the row the next download shares was dated again). Nor
+    does an id that the file, or the account near its days, gives rows on several days (a bank
+    that writes `0` on every row). Trusted, such ids took the next download's new rows for the
+    same purchases a week before."""
     named: dict[str, set[str]] = {}
     same = other = 0
     for bank_id, posted, amount in zip(rows.bank_id, rows.posted, rows.amount):
