@@ -427,7 +427,7 @@ def _meant(ledger: Ledger, named: str, source: str, rows: ParsedRows | None, war
             and fuzz.ratio(wanted, _letters_and_digits(name)) >= TYPO_LIKENESS]
     holding = [name for name in like if _shares_rows(ledger, ledger.account(name)["id"], ours)]
     if holding:
-        raise ImportRefused(source, f"no account is named {named!r}, and {' and '.join(holding)} holds rows of this file:"
+        raise ImportRefused(source, f"no account is named \"{named}\", and {' and '.join(holding)} holds rows of this file:"
                                     f" did you mean {' or '.join(holding)}? (--account with a name like no other's opens a new account)")
     if like:  # next month's file under a mistyped name shares no rows: said, not refused
         warnings.append(f"{named} is a new account, named like {' and '.join(like)}: if the file is {like[0]}'s, undo it and"

@@ -202,17 +202,20 @@ def _naming_ids(rows: NewRows, held: dict[str, list[tuple[str, int, str, int]]])
                 same += 1
             else:
                 other += 1
-    if other > same and _numbered(named) and _restarts(named, held):
+    booked = [bank_id for bank_id, pending in zip(rows.bank_id, rows.pending) if bank_id and not pending]  # as the account holds them
+    if other > same and _numbered(named) and _restarts(booked, held):
         return [None] * len(rows)
     one_day = {bank_id for bank_id, on in named.items() if len(on) == 1 and len({day for day, *_ in held.get(bank_id, ())}) <= 1}
     return [bank_id if bank_id in one_day else None for bank_id in rows.bank_id]
 
 
 def _restarts(ids: Iterable[str], held: dict[str, list]) -> bool:
-    """Whether the file's numbers start where the account's near its days do (`1` again, where a
-    bank's own run goes on: `10240` after `10234`)."""
+    """Whether the file's numbers start where the account's near its days do, or below (`1` again,
+    the account's first row having been a declined or pending one; a bank's own run goes on:
+    `10240` after `10234`)."""
     held_numbers = [int(bank_id) for bank_id in held if bank_id.isdigit()]
-    return bool(held_numbers) and min(int(bank_id) for bank_id in ids if bank_id.isdigit()) == min(held_numbers)
+    numbers = [int(bank_id) for bank_id in ids if bank_id.isdigit()]
+    return bool(held_numbers) and bool(numbers) and min(numbers) <= min(held_numbers)
 
 
 def _numbered(ids: Iterable[str]) -> bool:
