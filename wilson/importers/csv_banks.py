@@ -61,10 +61,11 @@ class Dialect:
         options = Options(self.name, self._account_for(source, text), self.negate, self.day_first, currency or self.home_currency, decimal)
         if self.row_shape is not None:
             return parse_table(text, source, ",", None, self._layout, options)
-        found = self._find(head_of(text))
+        head = head_of(text)
+        found = self._find(head)
         if found is None:  # named with --format: a shorter download of the bank's (Amex's Date,Description,Amount)
             result = read_by_header_names(text, source, options)
-            other = next((fmt.name for fmt in FORMATS if fmt is not self and fmt.row_shape is None and fmt._find(head_of(text))), None)
+            other = next((fmt.name for fmt in FORMATS if fmt is not self and fmt.row_shape is None and fmt._find(head)), None)
             if other:  # another bank's file named as this one's: its signs may be the other way round
                 signs = "positive" if self.negate else "negative"
                 result.warnings.append(f"the header is {other}'s: read as {self.name} (--format) writes its rows, charges {signs}")

@@ -331,7 +331,7 @@ class _Conversion:
         """The account's currency, from what each purchase was paid in beside no original amount:
         the one they all name, else the one money in names (a payment to the card is in its own
         currency; a month abroad's purchases, the most of them, are not)."""
-        codes = [currency_cell(cell) for cell in self.columns[index]]
+        codes = per_distinct(currency_cell, self.columns[index])
         named = set(filter(None, codes))
         direction = self.layout.single.get("direction")
         if len(named) != 1 and direction is not None:
