@@ -124,3 +124,17 @@ def test_an_interrupted_json_import_of_several_files_still_lists_the_ones_writte
     entries = json.loads(out.stdout)
     assert entries[0]["batch_id"] == 1 and entries[0]["added"] == 1
     assert entries[1] == {"path": str(second), "errors": [f"{second}: interrupted; nothing from this file was written"]}
+
+
+def test_a_refused_first_import_leaves_no_ledger_behind_and_a_later_refusal_keeps_the_ledger(
+    tmp_path: Path, wilson_home: Path
+) -> None:
+    ledger = wilson_home / "wilson.db"
+    broken = write(tmp_path, "broken.csv", "2025-01-03,GROCER,abc\n")
+    assert run(str(broken)).exit_code == 1
+    assert list(wilson_home.glob("wilson.db*")) == []
+    good = write(tmp_path, "good.csv", "2025-01-04,BAKERY,-3.00\n")
+    assert run(str(good)).exit_code == 0
+    assert run(str(broken)).exit_code == 1
+    assert ledger.exists()
+    assert json.loads(run(str(good)).stdout)["duplicates"] == 1  # the first import's row is still there

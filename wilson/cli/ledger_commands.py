@@ -43,12 +43,13 @@ def import_command(
 
         click.echo("\n".join(format_names()))
         return
+    first = not ledger_path().exists()
     try:
         # A dry run before the first import compares with an empty ledger it never writes to disk.
-        ledger = Ledger(IN_MEMORY if dry_run and not ledger_path().exists() else None)
+        ledger = Ledger(IN_MEMORY if dry_run and first else None)
     except LedgerError as exc:
         fail(str(exc))
-    with ledger:
+    try:
         if paths and (undo is not None or history):
             fail("give either files to import or --undo/--history, not both")
         if undo is not None and history:
@@ -66,6 +67,8 @@ def import_command(
                 _import(ledger, paths, account, forced_format, currency, dry_run, skip_bad, as_json)
         except LedgerError as exc:  # busy past the wait, read-only, disk full
             fail(str(exc))
+    finally:
+        ledger.close_or_discard(created=first and not dry_run)
 
 
 def _currency_code(value: str | None) -> str | None:

@@ -37,6 +37,19 @@ class Ledger:
     def close(self) -> None:
         self.conn.close()
 
+    def close_or_discard(self, created: bool) -> None:
+        """Close; and if this open `created` the file and nothing was written since (a first
+        import refused), remove it again: a refused file leaves no ledger behind."""
+        unused = False
+        with suppress(sqlite3.Error):
+            unused = created and self.conn.execute(
+                "SELECT NOT EXISTS (SELECT 1 FROM accounts) AND NOT EXISTS (SELECT 1 FROM import_batches)"
+            ).fetchone()[0] == 1
+        self.close()
+        if unused:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                self.path.with_name(self.path.name + suffix).unlink(missing_ok=True)
+
     def __enter__(self) -> "Ledger":
         return self
 
