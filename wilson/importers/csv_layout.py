@@ -25,6 +25,7 @@ class Head:
 
     rows: dict[str, list[tuple[int, list[str]]]]
     not_csv: bool
+    folded: dict[str, list[tuple[int, tuple[str, ...]]]] = field(default_factory=dict, repr=False)
 
     def best_header(self) -> tuple[str, int, list[str], int] | None:
         """(delimiter, line, cells, score) of the row that looks most like a transaction header."""
@@ -40,18 +41,28 @@ class Head:
         """(line, exact) of a row holding `header` in order (or, `any_order`, anywhere in the row),
         in any letter case (`Card no.`); `exact` when nothing else is there."""
         wanted = tuple(name.casefold() for name in header)
-        for line, cells in self.rows.get(delimiter, []):
-            stripped = [c.strip().casefold() for c in cells]
-            while stripped and not stripped[-1]:
-                stripped.pop()
+        for line, stripped in self._folded(delimiter):
             found = tuple(c for c in stripped if c in wanted)
             if any_order and sorted(found) == sorted(wanted):
                 return line, len(stripped) == len(wanted)
-            if tuple(stripped) == wanted:
+            if stripped == wanted:
                 return line, True
             if len(stripped) > len(wanted) and found == wanted:
                 return line, False
         return None
+
+    def _folded(self, delimiter: str) -> list[tuple[int, tuple[str, ...]]]:
+        """The rows' cells stripped and casefolded, without trailing empty ones: once per delimiter,
+        not once for each of the forty-odd bank headers looked for."""
+        if delimiter not in self.folded:
+            rows = []
+            for line, cells in self.rows.get(delimiter, []):
+                stripped = [c.strip().casefold() for c in cells]
+                while stripped and not stripped[-1]:
+                    stripped.pop()
+                rows.append((line, tuple(stripped)))
+            self.folded[delimiter] = rows
+        return self.folded[delimiter]
 
 
 @lru_cache(maxsize=4)
