@@ -15,7 +15,7 @@ from __future__ import annotations
 import codecs
 import re
 import unicodedata
-from functools import partial
+from functools import cache, partial
 from itertools import repeat
 
 from wilson.importers.letter_pairs import LANGUAGES, LETTER_PAIRS
@@ -73,15 +73,21 @@ def _weights(levels: dict[int, str]) -> dict[str, int]:
     return {pair: level for level, pairs in levels.items() for pair in pairs.split()}
 
 
-_WEIGHTS = {language: {**_weights(levels), "__": 0} for language, levels in LETTER_PAIRS.items()}
-# A word list counts each word once, running text its common words often: Italian ends some of its
-# commonest words in an accented vowel (`più`, `è`, `città`, `caffè`), French a few (`à`, `où`).
-# Read as cp1250 they would end in `ů`, `č`, `ŕ`.
-for _language, _finals in (("it", "àèéìòù"), ("fr", "àù")):
-    for _final in _finals:
-        _WEIGHTS[_language][_final + "_"] = min(_WEIGHTS[_language].get(_final + "_", _UNSEEN), 2)
+# The tables below are built on first use: only a file that is not UTF-8 needs them, and building
+# them cost as much as a 100k-row UTF-8 export's decoding.
+@cache
+def _letter_weights() -> dict[str, dict[str, int]]:
+    weights = {language: {**_weights(levels), "__": 0} for language, levels in LETTER_PAIRS.items()}
+    # A word list counts each word once, running text its common words often: Italian ends some of its
+    # commonest words in an accented vowel (`più`, `è`, `città`, `caffè`), French a few (`à`, `où`).
+    # Read as cp1250 they would end in `ů`, `č`, `ŕ`.
+    for language, finals in (("it", "àèéìòù"), ("fr", "àù")):
+        for final in finals:
+            weights[language][final + "_"] = min(weights[language].get(final + "_", _UNSEEN), 2)
+    return weights
 
 
+@cache
 def _differing_bytes() -> bytes:
     def char(byte: int, encoding: str) -> str | None:
         try:
@@ -92,13 +98,11 @@ def _differing_bytes() -> bytes:
     return bytes(b for b in range(0x80, 0x100) if len({char(b, encoding) for encoding in _LEGACY}) > 1)
 
 
-_DIFFERING = _differing_bytes()
-
-
 def _is_letter(char: str) -> bool:
     return char.isalpha() and char.upper() != char  # `ª`, `º` are letters without case: signs here
 
 
+@cache
 def _folded(encoding: str) -> tuple[str, ...]:
     """Each byte as the lowercase letter `encoding` reads it as, or `_` for anything else."""
     def fold(byte: int) -> str:
@@ -112,11 +116,12 @@ def _folded(encoding: str) -> tuple[str, ...]:
     return tuple(map(fold, range(256)))
 
 
-_FOLDED = {encoding: _folded(encoding) for encoding in _LEGACY}
-# The bytes each code page reads as a sign where another reads a letter.
-_SIGN_BYTES = {
-    encoding: re.compile(b"[" + re.escape(bytes(b for b in _DIFFERING if _FOLDED[encoding][b] == "_")) + b"]") for encoding in _LEGACY
-}
+@cache
+def _sign_bytes(encoding: str) -> re.Pattern[bytes]:
+    """The bytes `encoding` reads as a sign where another code page reads a letter."""
+    return re.compile(b"[" + re.escape(bytes(b for b in _differing_bytes() if _folded(encoding)[b] == "_")) + b"]")
+
+
 _WORD_BYTES = re.compile(rb"[A-Za-z\x80-\xff]+")  # words, kept where a high byte is in them: one regex for that is quadratic
 _SAMPLE_WORDS = 2000
 # Scripts that are not Latin write whole words in high bytes; Latin ones an accent here and there.
@@ -336,7 +341,8 @@ def _legacy_encoding(sample: bytes) -> str:
     readable = [encoding for encoding in _LEGACY if _decodes(sample, encoding)]  # else a byte it leaves undefined
     if len(readable) < 2:
         return readable[0] if readable else "cp1252"
-    if not any(word.translate(None, _DIFFERING) != word for word in words):
+    differing = _differing_bytes()
+    if not any(word.translate(None, differing) != word for word in words):
         return readable[0]  # every code page reads the file alike
     costs = {encoding: _reading_cost(words, encoding) for encoding in readable}
     for encoding in readable[1:]:
@@ -348,9 +354,9 @@ def _reading_cost(words: list[bytes], encoding: str) -> int:
     """How unlike the text of any one language of `encoding` its reading of `words` is: the sum,
     over the words, of the rarity of the word's letter pairs in that language, or in the language
     of the code page that reads the word best plus `_SWITCH`, whichever is less."""
-    folded = _FOLDED[encoding]
-    signs = _SIGN_BYTES[encoding]
-    tables = [_WEIGHTS[language] for language in _LANGUAGES[encoding]]
+    folded = _folded(encoding)
+    signs = _sign_bytes(encoding)
+    tables = [_letter_weights()[language] for language in _LANGUAGES[encoding]]
     totals = [0] * len(tables)
     for word in words:
         marked = "_" + "".join(map(folded.__getitem__, word)) + "_"
