@@ -869,6 +869,13 @@ def test_fingerprints_keep_their_formula_so_older_ledgers_still_deduplicate() ->
         _blake("2025-01-05|-575|coffee shop|0|0"), _blake("2025-01-05|-575|coffee shop|0|1"),
         _blake("2025-01-05|-575|coffee shop|0|0"),
     ]
+    # Every row pending, and a column mixing both, give the same formula.
+    assert fingerprints([1, 1], ["2025-01-05"] * 2, [-575, 120], ["coffee shop"] * 2, [True] * 2) == [
+        _blake("2025-01-05|-575|coffee shop|1|0"), _blake("2025-01-05|120|coffee shop|1|0"),
+    ]
+    assert fingerprints([1, 1], ["2025-01-05"] * 2, [-575] * 2, ["coffee shop"] * 2, [True, False]) == [
+        _blake("2025-01-05|-575|coffee shop|1|0"), _blake("2025-01-05|-575|coffee shop|0|0"),
+    ]
 
 
 def _blake(material: str) -> int:

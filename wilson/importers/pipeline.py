@@ -964,7 +964,10 @@ def fingerprints(
     again one by one.
     """
     day_bytes, text_bytes = per_distinct(str.encode, days), per_distinct(_folded_bytes, descriptions)
-    found = _digests(map(b"%s|%d|%s|%d|0".__mod__, zip(day_bytes, amounts, text_bytes, pending)))
+    if pending and pending.count(pending[0]) == len(pending):  # every row posted, most often: a third less formatting
+        found = _digests(map((b"%s|%d|%s|" + b"%d|0" % pending[0]).__mod__, zip(day_bytes, amounts, text_bytes)))
+    else:
+        found = _digests(map(b"%s|%d|%s|%d|0".__mod__, zip(day_bytes, amounts, text_bytes, pending)))
     owned = found if len(set(account_ids)) <= 1 else list(zip(account_ids, found))
     if len(set(owned)) < len(owned):
         repeated = {key for key, times in Counter(owned).items() if times > 1}
