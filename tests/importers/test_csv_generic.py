@@ -1297,6 +1297,12 @@ def test_paypal_memo_rows_never_move_money_in_english_german_or_french() -> None
         assert [(t.amount, t.pending) for t in other.transactions] == [(-2500, True)] and other.skipped_reverted == 1
 
 
+
+def test_an_expired_hold_is_never_booked() -> None:
+    result = parse_text("Date,Description,Amount,Status\n2025-03-04,HOTEL HOLD,-100.00,Expired\n2025-03-07,TARGET,-15.00,Posted\n")
+    assert [t.amount for t in result.transactions] == [-1500] and result.skipped_reverted == 1
+
+
 VIRGIN_MONEY_CARD = (
     "Transaction Date,Posting Date,Billing Amount,Merchant,Merchant City,Merchant State,Merchant Postcode,Reference Number,"
     "Debit or Credit,SICMCC Code,Status,Transaction Currency,Additional Card Holder,Card Used\n"

@@ -132,7 +132,7 @@ _PENDING = re.compile(
 _YES = re.compile(r"ja|yes|oui|si|sí|1|true|x", re.I)
 _MEMO = re.compile(r"m[eé]mo", re.I)  # PayPal's balance impact of a row that moved no money (`Mémo` in French)
 _REVERTED = re.compile(
-    r"revert|declin|denied|fail|cancel|storn|abgelehnt|r(?:ü|ue|u)ckg(?:ä|ae|a)ngig|zur(?:ü|ue|u)ckgesetzt|fehlgeschlagen"
+    r"revert|expired|abgelaufen|declin|denied|fail|cancel|storn|abgelehnt|r(?:ü|ue|u)ckg(?:ä|ae|a)ngig|zur(?:ü|ue|u)ckgesetzt|fehlgeschlagen"
     r"|reject|void|refus|rechaz|recus|rifiut|geweigerd|afgewezen|odrzuc|annul|anulad|anulow"  # `Annulé`, `Anulado`, `Anulowano`
     r"|交易关闭|交易關閉|失败|失敗|已撤销|已取消",  # Alipay: a closed (never paid) order, failed, cancelled
     re.I,
