@@ -1780,6 +1780,18 @@ def test_quickens_own_payee_names_for_the_banks_rows_are_the_same_rows(tmp_path:
         assert (bank.added, bank.duplicates) == (1, 6)
 
 
+
+def test_a_renamed_paycheck_in_a_quiet_account_is_the_same_row(tmp_path: Path) -> None:
+    """An aggregator's export downloaded again after the user renamed a payee: the account's other
+    rows that month are listed again, so the paycheck of the same day and amount is the same one,
+    though no other row of the account sits near it."""
+    month = "2025-01-15,{},2500.00\n2025-01-30,Chase Credit Crd Epay,-400.00\n2025-01-31,Interest Paid,0.85\n"
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "ally.csv", month.format("Acme Corp Payroll")), account="Ally")
+        again = import_file(ledger, write(tmp_path, "ally 2.csv", month.format("ACME Payroll")), account="Ally")
+        assert (again.added, again.duplicates) == (0, 3)
+        assert ledger.scalar("SELECT SUM(amount) FROM transactions") == 250000 - 40000 + 85
+
 def test_a_daily_fare_in_downloads_sharing_a_day_is_never_taken_for_a_moved_row(tmp_path: Path) -> None:
     """Two downloads sharing only their boundary day: the next days' $2.90 fares are new, though
     the same text for the same amount sits a day or two before the second file's first."""

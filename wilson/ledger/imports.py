@@ -143,16 +143,17 @@ def _new_positions(ledger: Ledger, window: tuple[int, str, str], rows: NewRows) 
         ledger.conn, "SELECT fingerprint FROM transactions WHERE account_id = ? AND posted BETWEEN ? AND ?", window)))
     if existing_fps.issuperset(rows.fingerprint):
         return [], taken, None  # a file imported before: every row is there
-    held_in_window = bool(existing_fps)  # else no row of the account can have moved within the file's dates
+    held = len(existing_fps)  # without any, no row of the account can have moved within the file's dates
     existing_fps.update(_replaced_fingerprints(ledger, account_id))
     existing_fps.update(chain.from_iterable(_plain_rows(
         ledger.conn, "SELECT fingerprint FROM deleted_rows WHERE account_id = ? AND posted BETWEEN ? AND ?", window)))
     fresh = list(compress(range(len(rows)), map(not_, map(existing_fps.__contains__, rows.fingerprint))))  # C-level over 100k
+    answered = len(rows) - len(fresh)
     ids = rows.bank_id
     if fresh and ids.count(None) < len(rows):
         ids, fresh = _not_held_by_bank_id(ledger, window, rows, fresh, taken)
-    relisted = _relisted_days(rows, fresh) if held_in_window and 0 < len(fresh) < len(rows) else None
-    return (_not_moved(ledger, window, rows, ids, fresh, taken, relisted) if fresh and held_in_window else fresh), taken, relisted
+    relisted = _relisted_days(rows, fresh) if held and 0 < len(fresh) < len(rows) else None
+    return (_not_moved(ledger, window, rows, ids, fresh, taken, relisted, (held, answered)) if fresh and held else fresh), taken, relisted
 
 
 def _not_held_by_bank_id(
@@ -236,14 +237,15 @@ def _same_row(seen: tuple[str, str, int], posted: str, description: str) -> bool
 
 def _not_moved(
     ledger: Ledger, window: tuple[int, str, str], rows: NewRows, ids: list[str | None], fresh: list[int], taken: set[int],
-    relisted: tuple[str, str] | None,
+    relisted: tuple[str, str] | None, coverage: tuple[int, int],
 ) -> list[int]:
     """Positions minus rows the bank re-dated or re-worded since an earlier download, where no bank
     id tells: an imported row inside this file's dates that the file no longer lists is the file's
     new row of the same amount a few days off whose text is the old one's, cut or extended (an OFX
     cuts a name at 32 characters), or any text on the same day between days whose rows the file
     lists again (`SQ *BLUE BOTTLE` named in full later) or in a file covering the same stretch of
-    days. A row the file still lists is never taken, so a second purchase of the same amount stays."""
+    days. A row the file still lists is never taken, so a second purchase of the same amount stays.
+    `coverage` is the account's rows on the file's days and how many of them the file lists again."""
     new_days = [rows.posted[i] for i in fresh]
     listed = set(rows.fingerprint)
     # A row with a bank id is left to the bank-id match, unless this file has none to match by (a
@@ -251,17 +253,14 @@ def _not_moved(
     by_bank_id = "" if ids.count(None) == len(ids) else " AND bank_id IS NULL"
     inside: dict[int, list[tuple[str, str, int]]] = {}  # by amount: the held rows the file leaves out on its days
     edge: dict[int, list[tuple[str, str, int]]] = {}  # and a few days past its first and last
-    held = 0
     for posted, amount, text, fingerprint in _plain_rows(
         ledger.conn,
         "SELECT posted, amount, description, fingerprint FROM transactions"
         " WHERE account_id = ? AND posted BETWEEN ? AND ? AND pending = 0 AND batch_id IS NOT NULL" + by_bank_id,
         (window[0], shift(min(new_days), -MOVED_ROW_DAYS), shift(max(new_days), MOVED_ROW_DAYS)),
     ):
-        within = window[1] <= posted <= window[2]
-        held += within
         if fingerprint not in listed:
-            (inside if within else edge).setdefault(amount, []).append((posted, text.casefold(), fingerprint))
+            (inside if window[1] <= posted <= window[2] else edge).setdefault(amount, []).append((posted, text.casefold(), fingerprint))
     if not inside and not edge:
         return fresh
     # A file that lists none of the account's rows again is another download of its days only if
@@ -281,13 +280,17 @@ def _not_moved(
     def held_in(rows_by_amount: dict[int, list]) -> Callable[[int], list | None]:
         return lambda i: None if rows.pending[i] else rows_by_amount.get(rows.amount[i])
 
+    unpaired = len(fresh)
     fresh = _unmatched(fresh, held_in(inside), rows, moved, taken)
-    # A file that covers more of the account's days than a statement's boundary and answers for
-    # at least half of its rows there (by fingerprint or text) is another download of those days:
-    # not another account's file landing in it, nor the next statement sharing a day or two.
+    # A file that covers more of the account's days than a statement's boundary and lists at least
+    # half of its rows there again (by fingerprint, or by text just now) is another download of
+    # those days: not another account's file landing in it, nor the next statement sharing a day or
+    # two. Counted over all of the file's days, not only those near its new rows: a renamed
+    # paycheck has few neighbours in its account.
+    held, answered = coverage
     same_days = (
         fresh and since is not None and days(until, since) > SHARED_SPAN_DAYS and held >= SAME_DAYS_MIN
-        and sum(map(len, inside.values())) * 2 <= held
+        and (answered + unpaired - len(fresh)) * 2 >= held
     )
     if same_days:
         # The same days in other words (Quicken's own payee names for the bank's texts): once the
