@@ -157,6 +157,25 @@ def test_beancount_from_a_start_date_opens_with_earlier_balances(books, tmp_path
                                                              + Decimal("25.00") - Decimal("42.00"))
 
 
+
+@pytest.mark.parametrize("start", [None, date(2025, 3, 10)])
+def test_a_journal_opens_at_the_balance_the_bank_stated(tmp_path, start):
+    """A running balance says what the account held before its first row: the journal opens there,
+    so its balance at the end is the one `wilson accounts` shows (not the rows' sum alone)."""
+    path = tmp_path / "checking.csv"
+    path.write_text("Date,Description,Amount,Balance\n2025-03-04,RENT,-900.00,393.74\n2025-03-09,GROCER,-100.00,293.74\n"
+                    "2025-03-14,PAYROLL,800.00,1093.74\n2025-03-18,COFFEE,-15.27,1078.47\n", encoding="utf-8")
+    with Ledger(tmp_path / "w.db") as ledger:
+        import_file(ledger, path, account="Checking")
+        text = export(ledger, "beancount", start=start).text
+    out = tmp_path / "out.beancount"
+    out.write_text(text, encoding="utf-8")
+    assert subprocess.run(["bean-check", str(out)], capture_output=True).returncode == 0
+    balances, _ = _beancount_balances(out)
+    assert balances[("Assets:Checking", "USD")] == Decimal("1078.47")
+    opening = Decimal("1293.74") if start is None else Decimal("293.74")  # what the bank held the day before
+    assert balances[("Equity:Opening-Balances", "USD")] == -opening
+
 def test_a_transfer_whose_other_leg_is_not_exported_posts_to_its_category(books, tmp_path):
     path = _write(books, tmp_path, "beancount", account="Visa")
     assert subprocess.run(["bean-check", str(path)], capture_output=True).returncode == 0

@@ -74,18 +74,31 @@ def _select(ledger: Ledger, start: date | None, end: date | None, account_id: in
     return rows, splits
 
 
-def _openings(ledger: Ledger, start: date | None, account_id: int | None) -> list[dict]:
-    if start is None:
-        return []
-    accounts = {row["id"]: row for row in ledger.query("SELECT id, name, type, currency FROM accounts")}
-    return [
-        {"account": accounts[r["account_id"]], "amount": r["total"], "currency": r["currency"]}
-        for r in ledger.query(
-            "SELECT account_id, currency, SUM(amount) AS total FROM transactions WHERE pending = 0 AND posted < ?"
-            " AND (? IS NULL OR account_id = ?) GROUP BY account_id, currency HAVING SUM(amount) != 0"
-            " ORDER BY account_id, currency",
-            (start.isoformat(), account_id, account_id),
+def _openings(ledger: Ledger, start: date, account_id: int | None) -> list[dict]:
+    """Each account's balance before `start`, per currency: what its rows before then add up to,
+    plus, in its own currency, what the balance the bank stated (`wilson accounts`) says the account
+    held before its first row. Without that, a journal's balances were its rows' sums alone and
+    disagreed with the bank's."""
+    accounts = {row["id"]: row for row in ledger.query("SELECT * FROM accounts")}
+    totals: dict[tuple[int, str], int] = {}
+    for r in ledger.query(
+        "SELECT account_id, currency, SUM(amount) AS total FROM transactions WHERE pending = 0 AND posted < ?"
+        " AND (? IS NULL OR account_id = ?) GROUP BY account_id, currency",
+        (start.isoformat(), account_id, account_id),
+    ):
+        totals[r["account_id"], r["currency"]] = r["total"]
+    for account in accounts.values():
+        if account["balance"] is None or account["balance_date"] is None or account_id not in (None, account["id"]):
+            continue
+        held = ledger.scalar(
+            "SELECT COALESCE(SUM(amount), 0) FROM transactions WHERE account_id = ? AND currency = ? AND pending = 0 AND posted <= ?",
+            (account["id"], account["currency"], account["balance_date"]),
         )
+        key = (account["id"], account["currency"])
+        totals[key] = totals.get(key, 0) + account["balance"] - held
+    return [
+        {"account": accounts[account], "amount": amount, "currency": currency}
+        for (account, currency), amount in sorted(totals.items()) if amount
     ]
 
 
@@ -154,7 +167,8 @@ def export(ledger: Ledger, fmt: str, start: date | None = None, end: date | None
     elif fmt == "json":
         text = _json(rows, splits, block)
     else:
-        entries = build_entries(rows, splits, _openings(ledger, start, account_id), start, AccountNames())
+        opened = start or first  # before the first row, a full export opens at the balance the bank stated
+        entries = build_entries(rows, splits, _openings(ledger, opened, account_id) if opened else [], opened, AccountNames())
         if fmt == "beancount":
             text = render_beancount(entries, account_row["currency"] if account_row else home_currency(ledger))
         else:
