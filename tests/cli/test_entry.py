@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import builtins
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -22,3 +25,11 @@ def test_ctrl_c_while_the_cli_loads_ends_quietly(monkeypatch: pytest.MonkeyPatch
     with pytest.raises(SystemExit) as exited:
         entry.main()
     assert exited.value.code == 130
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_disk_under_the_output_is_said_as_such() -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "wilson", "accounts", "--json"], stdout=full, stderr=subprocess.PIPE, text=True)
+    assert done.returncode == 1
+    assert done.stderr.strip() == "wilson: could not write the output: No space left on device"

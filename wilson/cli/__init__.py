@@ -6,6 +6,7 @@ litellm, tiktoken or the importers.
 
 from __future__ import annotations
 
+import errno
 import importlib
 
 import click
@@ -22,6 +23,14 @@ SUBCOMMANDS = {
     "tool": "wilson.cli.tool_commands:tool_command",
     "skills": "wilson.cli.skill_commands:skills_command",
 }
+
+
+def _unwritable(exc: Exception) -> str | None:
+    """A full disk or a failing device under the output (`wilson export > /dev/full`) is no fault
+    of Wilson's: said as such, without a traceback log."""
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EIO):
+        return f"could not write the output: {exc.strerror}"
+    return None
 
 
 class LazyGroup(click.Group):
@@ -45,7 +54,7 @@ class LazyGroup(click.Group):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             ctx.exit(0)
         except Exception as exc:  # the last line of defence: never show a traceback
-            complain(unexpected(exc))
+            complain(_unwritable(exc) or unexpected(exc))
             ctx.exit(1)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
