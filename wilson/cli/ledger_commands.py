@@ -256,7 +256,9 @@ def accounts_command(as_json: bool) -> None:
         click.echo("No accounts yet. Import an export: wilson import FILE")
         return
     for row in rows:
-        balance = f"{row['balance']} {row['currency']} as of {row['balance_date']} ({row['balance_source']})" if row["balance"] else "balance unknown"
-        span = f"{row['first_date']} … {row['last_date']}" if row["first_date"] else "no transactions"
-        count = f"{row['transactions']} transaction{'' if row['transactions'] == 1 else 's'}"
-        click.echo(f"{row['name']}  [{row['type']}]  {count}, {span}, {balance}")
+        parts = [f"{row['transactions']} transaction{'' if row['transactions'] == 1 else 's'}"]
+        parts += [f"{row['pending']} pending"] if row["pending"] else []
+        parts += [f"{row['first_date']} … {row['last_date']}"] if row["first_date"] else []
+        parts.append(f"{row['balance']} {row['currency']} as of {row['balance_date']} ({row['balance_source']})" if row["balance"] else "balance unknown")
+        parts += [f"{amount} {code} in rows of that currency" for code, amount in row["other_currencies"].items()]
+        click.echo(one_line(f"{row['name']}  [{row['type']}]  {', '.join(parts)}"))

@@ -214,15 +214,17 @@ class Ledger:
         return self.account_by_id(cur.lastrowid)  # type: ignore[return-value]
 
     def accounts(self) -> list[dict]:
-        """Accounts with their posted-transaction counts, date ranges and balances.
+        """Accounts with their posted-transaction counts, date ranges and balances, and how many
+        pending rows each holds (never counted in the rest).
 
         `net_amount` sums the rows in the account's own currency; rows in another (a card charge
         booked in yen) are summed apart in `other_currencies`, never added to it."""
         rows = self.query(
             """
-            SELECT a.*, COUNT(t.id) AS transactions, MIN(t.posted) AS first_date, MAX(t.posted) AS last_date,
-                   COALESCE(SUM(CASE WHEN t.currency = a.currency THEN t.amount END), 0) AS net_amount
-            FROM accounts a LEFT JOIN transactions t ON t.account_id = a.id AND t.pending = 0
+            SELECT a.*, COUNT(posted.id) AS transactions, MIN(posted.posted) AS first_date, MAX(posted.posted) AS last_date,
+                   COALESCE(SUM(CASE WHEN posted.currency = a.currency THEN posted.amount END), 0) AS net_amount,
+                   (SELECT COUNT(*) FROM transactions p WHERE p.account_id = a.id AND p.pending = 1) AS pending
+            FROM accounts a LEFT JOIN transactions posted ON posted.account_id = a.id AND posted.pending = 0
             GROUP BY a.id ORDER BY a.name
             """
         )
