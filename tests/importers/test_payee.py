@@ -84,6 +84,8 @@ CASES = [
     ("DEBIT PURCHASE -VISA TARGET 00012345", "Target"),
     ("DEBIT CARD PURCHASE, *****12345678, AUT 011325 VISA DDA PUR WAWA 123", "Wawa"),
     ("ATM FEE REBATE", "ATM Fee Rebate"),  # not a cash withdrawal
+    ("[PR]STARBUCKS #1234 TORONTO ON", "Starbucks"),  # BMO's transaction codes
+    ("[CW]BMO MASTERCARD PAYMENT", "BMO Mastercard Payment"),
     # `CO`, `IN`, `PA`, `OR`... are states and words too: a state follows a city, and no payee ends on `&`
     ("Pacific Gas & Electric Co", "Pacific Gas & Electric Co"),
     ("PACIFIC GAS & ELECTRIC CO", "Pacific Gas & Electric Co"),

@@ -48,6 +48,7 @@ _PREFIX = re.compile(
     r"|PURCHASE\s+\d{4}\b"  # Bank of America: `PURCHASE 0102 STARBUCKS STORE 12345` (month and day)
     r"|DEBIT\s+PURCHASE(?:\s*-\s*VISA)?"  # U.S. Bank
     r"|VD[ACP]\s*-"  # AIB: Visa debit purchase, contactless, cash
+    r"|\[[A-Z]{2}\]"  # BMO's transaction code: `[PR]STARBUCKS`, `[CW]BMO MASTERCARD PAYMENT`
     r"|,?\s*\*+\d+\s*,|AUT\s+\d{6}\s+(?:VISA\s+)?(?:DDA\s+)?(?:PUR(?:CHASE)?|REF)\b(?:\s+AP\s+\d{6}\b)?"  # TD Bank: `, *****1234, AUT 011325 VISA DDA PUR`
     r"|(?:POS|VISA|EFTPOS)\b(?:\s+(?:DEBIT|PURCHASE|WDL|WITHDRAWAL|TRANSACTION|DDA\s+PUR)\b)*(?:\s+\d{4,}\b)?"
     r"|ACH\s+(?:DEBIT|CREDIT|WITHDRAWAL|DEPOSIT|PMT|PAYMENT)\b"
