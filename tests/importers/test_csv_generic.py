@@ -1089,6 +1089,63 @@ def test_a_cards_file_paid_off_by_a_bare_payment_is_read_as_a_card() -> None:
     assert [t.amount for t in card.transactions] == [-450, 50000, -102345]
     plain = GENERIC.parse(text, "export.csv")
     assert [t.amount for t in plain.transactions] == [450, -50000, 102345]
+    assert plain.sign_reading == "unsure" and any("--format card_csv" in warning for warning in plain.warnings)
+
+
+VISA_ACTIVITY = (  # the audit's `Visa_activity.csv`: charges positive, a payment not worded `thank you`, a return
+    "Transaction Date,Posting Date,Description,Amount\n"
+    "01/28/2025,01/29/2025,TARGET 00012345 MINNEAPOLIS MN,54.99\n01/25/2025,01/26/2025,SHELL OIL 5744,41.00\n"
+    "01/22/2025,01/23/2025,CHIPOTLE 1234,13.75\n01/20/2025,01/20/2025,ONLINE PAYMENT,-200.00\n"
+    "01/15/2025,01/16/2025,TARGET.COM * 800-591-3869,23.45\n01/12/2025,01/13/2025,TARGET 00012345 RETURN,-12.00\n"
+    "01/08/2025,01/09/2025,NETFLIX.COM,15.49\n01/04/2025,01/05/2025,TARGET 00012345 MINNEAPOLIS MN,61.20\n"
+)
+
+
+def test_a_cards_file_paid_off_and_given_a_return_is_read_as_a_card_whatever_its_payment_is_called() -> None:
+    """Charges positive, and money out only the card's payment and a shop's return: the issuer's
+    side of a card, however the payment is worded and whatever the file is called."""
+    visa = GENERIC.parse(VISA_ACTIVITY, "Visa_activity.csv")
+    assert [(t.posted, t.amount) for t in visa.transactions] == [
+        (date(2025, 1, 29), -5499), (date(2025, 1, 26), -4100), (date(2025, 1, 23), -1375), (date(2025, 1, 20), 20000),
+        (date(2025, 1, 16), -2345), (date(2025, 1, 13), 1200), (date(2025, 1, 9), -1549), (date(2025, 1, 5), -6120),
+    ]  # booked on the posting dates
+    assert sum(t.amount for t in visa.transactions) == 212 and visa.accounts[0].type == "credit_card"
+    assert visa.sign_reading == "card" and visa.warnings[0].endswith("read as a card statement whose charges are positive")
+    for payment in ("AUTOPAY PAYMENT", "ONLINE PAYMENT", "PAYMENT - ACH", "ELECTRONIC PAYMENT", "MOBILE PYMT"):
+        redcard = GENERIC.parse(
+            "Transaction Date,Posting Date,Description,Amount\n01/28/2025,01/29/2025,TARGET 00012345 MINNEAPOLIS MN,54.99\n"
+            f"01/20/2025,01/20/2025,{payment},-200.00\n01/15/2025,01/16/2025,TARGET.COM * 800-591-3869,23.45\n"
+            "01/12/2025,01/13/2025,TARGET 00012345 RETURN,-12.00\n01/04/2025,01/05/2025,TARGET 00012345 MINNEAPOLIS MN,61.20\n",
+            "redcard_0.csv",
+        )
+        assert [t.amount for t in redcard.transactions] == [-5499, 20000, -2345, 1200, -6120], payment
+        assert redcard.accounts[0].type == "credit_card"
+
+
+def test_a_bank_files_bill_payments_stay_money_out() -> None:
+    """A checking account pays its bills `ONLINE PAYMENT`: with its purchases beside them, or its
+    money in pay and refunds, the file is a bank's; with money in of no telling name and nothing
+    else going out, it may be either, and is read as written and said so. A bank's own returns
+    (a returned item's fee) are no shop's refund."""
+    checking = GENERIC.parse(
+        "Date,Description,Amount\n01/31/2025,ACME CORP PAYROLL,2500.00\n01/20/2025,ONLINE PAYMENT,-200.00\n"
+        "01/18/2025,AMAZON.COM REFUND,23.99\n01/15/2025,ONLINE PAYMENT,-84.12\n01/10/2025,KROGER #123,54.10\n",
+        "Checking.csv",
+    )
+    assert [t.amount for t in checking.transactions] == [250000, -20000, 2399, -8412, 5410]
+    assert checking.sign_reading == "written" and checking.warnings == [] and checking.accounts[0].type == "checking"
+    text = ("Date,Description,Amount\n01/31/2025,ACME INC INVOICE 1042,1800.00\n01/24/2025,ONLINE PAYMENT,-200.00\n"
+            "01/17/2025,BETA LLC,950.00\n01/05/2025,GAMMA CO,400.00\n")
+    paid_only = GENERIC.parse(text, "export.csv")
+    assert [t.amount for t in paid_only.transactions] == [180000, -20000, 95000, 40000]
+    assert paid_only.sign_reading == "unsure" and paid_only.accounts[0].type == "checking"
+    assert paid_only.warnings == [
+        "its money out is all payments and its money in reads as purchases: read as money in; if they are a card's charges"
+        " (Amex's Date,Description,Amount download), undo and import with --format card_csv"
+    ]
+    charged = GENERIC.parse(text + "01/12/2025,NSF RETURN ITEM FEE,-35.00\n", "export.csv")
+    assert [t.amount for t in charged.transactions] == [180000, -20000, 95000, 40000, -3500]
+    assert charged.sign_reading == "written" and charged.warnings == []
 
 
 def test_italian_pending_and_a_transaction_count_footer() -> None:

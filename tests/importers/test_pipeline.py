@@ -1885,6 +1885,33 @@ def test_next_month_of_a_card_that_writes_charges_positive_is_read_as_charges(tm
         assert [r["amount"] for r in rows(ledger, "description = 'ACME PAYROLL'")] == [250000] * 3
 
 
+def test_a_cards_first_download_paid_by_online_payment_opens_a_card_and_a_bank_bill_stays_money_out(tmp_path: Path) -> None:
+    """A card's first download of charges positive, its payment `ONLINE PAYMENT` and a return, opens
+    a credit card owing the charges; a checking file's bill worded the same stays money out. Money
+    out of nothing but payments opening an account named for a card is its charges too."""
+    head = "Transaction Date,Posting Date,Description,Amount\n"
+    with Ledger() as ledger:
+        card = import_file(ledger, write(tmp_path, "redcard_1.csv", (
+            "01/28/2025,01/29/2025,TARGET 00012345 MINNEAPOLIS MN,54.99\n01/20/2025,01/20/2025,ONLINE PAYMENT,-200.00\n"
+            "01/15/2025,01/16/2025,TARGET.COM * 800-591-3869,23.45\n01/12/2025,01/13/2025,TARGET 00012345 RETURN,-12.00\n"
+            "01/04/2025,01/05/2025,TARGET 00012345 MINNEAPOLIS MN,61.20\n"
+        ), head))
+        assert (card.format, card.accounts, card.added) == ("card_csv", ["redcard 1"], 5)
+        assert ledger.query_one("SELECT type FROM accounts WHERE name = 'redcard 1'")["type"] == "credit_card"
+        assert [r["amount"] for r in rows(ledger)] == [-5499, 20000, -2345, 1200, -6120]
+        checking = import_file(ledger, write(tmp_path, "Checking_Activity.csv", (
+            "01/31/2025,ACME CORP PAYROLL,2500.00\n01/22/2025,ONLINE PAYMENT,-200.00\n01/15/2025,SHELL OIL 5744,-41.00\n"
+        )))
+        assert checking.format == "generic_csv" and not any("card" in warning for warning in checking.warnings)
+        assert checking.accounts == ["Checking"]
+        assert [r["amount"] for r in rows(ledger, "account_id = (SELECT id FROM accounts WHERE name = 'Checking')")] == [250000, -20000, -4100]
+        (tmp_path / "visa").mkdir()
+        visa = import_file(ledger, write(tmp_path / "visa", "My Visa.csv", (
+            "02/03/2025,NETFLIX.COM,15.49\n02/10/2025,ONLINE PAYMENT,-300.00\n02/12/2025,SHELL OIL 5744,41.00\n"
+        )))
+        assert visa.format == "card_csv" and [r["amount"] for r in rows(ledger, "posted >= '2025-02-01'")] == [-1549, 30000, -4100]
+
+
 def test_a_card_whose_files_sign_charges_negative_keeps_a_month_of_returns_as_written(tmp_path: Path) -> None:
     """Visa's January wrote charges negative; February is mostly returns and a payment: credits, as written."""
     january = write(tmp_path, "Visa_January.csv", "01/05/2024,WHOLEFDS MKT,-64.20\n01/12/2024,SHELL OIL,-45.00\n01/20/2024,TARGET,-31.10\n")

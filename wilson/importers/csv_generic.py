@@ -31,7 +31,7 @@ from wilson.importers.csv_sections import joined_sections, section_title, titled
 from wilson.importers.csv_statement import disagreement, running_disagreement, stated_balances
 from wilson.importers.dates import DAY_NUMBER, DMY, DateColumn, infer_date_format
 from wilson.importers.model import (
-    ACCOUNT_TYPES, CARD_NAME, ImportRefused, ParsedAccount, ParsedRows, ParseResult, ParsedSplit, RowError, lines_named, name_from_file,
+    ACCOUNT_TYPES, ImportRefused, ParsedAccount, ParsedRows, ParseResult, ParsedSplit, RowError, lines_named, name_from_file,
     payee_of, per_distinct, squeeze, type_named,
 )
 from wilson.money import direction_mark, exponent, guess_decimal_separator
@@ -88,6 +88,13 @@ def _adds_up(amounts: list, posted: list, totals: list[int], i: int, booked: Cal
 
 
 _PAYMENT_WORD = re.compile(r"\b(?:payment|pymt|pmt|paiement|pago|pagamento|zahlung|betaling)\b", re.I)
+# A shop's money back on a card (`TARGET 00012345 RETURN`, `AMAZON REFUND`, `STATEMENT CREDIT`): a
+# bank books it as money in, so written negative it shows the issuer's side, charges positive. A
+# bank's own returns (`RETURNED ITEM FEE`, `NSF RETURN`, `ACH RETURN`) are money out.
+_MONEY_BACK = re.compile(
+    r"(?<!\bach )(?<!\bnsf )\b(?:refund|return)\b(?!\s*(?:item|check|chk|fee|payment|pmt|deposit))|statement credit|\bcredit adj",
+    re.I,
+)
 _OUTFLOW_CELL = re.compile(r"[(\-−]|.*\d-$")  # `-12.50`, `- $12.50`, `(12.50)`, `12.50-`
 HOLDER_SHARE = 0.8  # of the rows naming parties that must name one person for it to be the holder
 _CARD_WORDS = {
@@ -1025,8 +1032,9 @@ class _Conversion:
 
     def _charges_positive(self, amounts: list, descriptions: list[str]) -> bool:
         """A card statement that writes charges positive: most rows are positive and its card
-        payments (`AUTOPAY PAYMENT - THANK YOU`) are all negative. A bank account's rows are
-        mostly negative, and a card that signs charges negative has positive payments."""
+        payments (`AUTOPAY PAYMENT - THANK YOU`) are all negative, or its money out is nothing but
+        payments and returns (`ONLINE PAYMENT`, `TARGET RETURN`) beside purchases. A bank account's
+        rows are mostly negative, and a card that signs charges negative has positive payments."""
         # A sample decides cheaply; the payments are left out of it, so a month with two of them
         # and two charges is still mostly charges.
         sample = zip(amounts[:2000], map(CARD_PAYMENT_WORDS.search, descriptions[:2000]))
@@ -1037,25 +1045,38 @@ class _Conversion:
         payments = [a for a, hit in zip(amounts, paid) if hit and a.__class__ is int and a]
         if payments and all(a < 0 for a in payments):
             self.card = "charges are written positive and card payments negative: read as a card statement"
-        elif not payments and CARD_NAME.search(name_from_file(self.source)) and self._paid_off(amounts, descriptions):
-            self.card = "a card's file whose charges are written positive and its payments negative: read as a card statement"
-        elif not payments and self._credit_card_columns:
+            return True
+        if payments:
+            return False
+        money_out = self._paid_off(amounts, descriptions)
+        # A payment and a shop's money back, both negative, are the issuer's side of a card (a refund
+        # alone may be a business's to its customer); a file named for a card needs only one of them.
+        money_back = {bool(_MONEY_BACK.search(text)) for text in money_out}
+        if money_back == {True, False} or (money_out and type_named(name_from_file(self.source)) == "credit_card"):
+            self.card = "its money out is all payments or returns, its money in purchases: read as a card statement whose charges are positive"
+        elif self._credit_card_columns:
             self.card = "a card's columns, with its charges written positive: read as a card statement"
-        elif not payments and self._mostly_unexplained_inflows(amounts, descriptions):
+        elif money_out or self._mostly_unexplained_inflows(amounts, descriptions):
+            # A card's (`ONLINE PAYMENT` and charges) or a bank's (bills paid, and money in of no telling name).
             self.sign_reading = "unsure"  # the account they go into may tell (a credit card's: charges)
-            if len(signed) >= UNSURE_SIGNS_MIN:  # one or two deposits say too little to warn of
+            if len(signed) >= UNSURE_SIGNS_MIN:  # one or two rows say too little to warn of
+                seen = ("its money out is all payments and its money in reads as purchases" if money_out
+                        else "most amounts are positive and no card payment shows how the file signs them")
                 self.warnings.append(
-                    "most amounts are positive and no card payment shows how the file signs them: read as money in;"
-                    " if they are a card's charges (Amex's Date,Description,Amount download), undo and import with --format card_csv"
+                    f"{seen}: read as money in; if they are a card's charges (Amex's Date,Description,Amount download),"
+                    " undo and import with --format card_csv"
                 )
         return bool(self.card)
 
     @staticmethod
-    def _paid_off(amounts: list, descriptions: list[str]) -> bool:
-        """Whether every row of money out is a payment (`PAYMENT`, `ONLINE PAYMENT`) and few rows of
-        money in read as money coming in: a card's charges, paid off now and then."""
-        outflows = [text for a, text in zip(amounts[:2000], descriptions) if a.__class__ is int and a < 0]
-        return bool(outflows) and all(map(_PAYMENT_WORD.search, outflows)) and _unexplained(amounts, descriptions)
+    def _paid_off(amounts: list, descriptions: list[str]) -> list[str]:
+        """The texts of the rows of money out when every one is a payment (`PAYMENT`, `ONLINE
+        PAYMENT`) or a shop's money back (`TARGET RETURN`) and few rows of money in read as money
+        coming in: a card's charges, paid off now and then; else none. A bank's money out is its
+        purchases too."""
+        outflows = [text for a, text in zip(amounts[:CARD_SAMPLE], descriptions) if a.__class__ is int and a < 0]
+        paid = all(_PAYMENT_WORD.search(text) or _MONEY_BACK.search(text) for text in outflows)
+        return outflows if outflows and paid and _unexplained(amounts, descriptions) else []
 
     @staticmethod
     def _mostly_unexplained_inflows(amounts: list, descriptions: list[str]) -> bool:
