@@ -1386,6 +1386,34 @@ def test_a_virgin_money_card_signs_by_its_iso_flags_holds_its_pending_rows_and_b
     assert result.warnings == []
 
 
+def test_a_purchase_currency_named_only_abroad_leaves_the_account_in_its_own() -> None:
+    """Mercury's `Original Currency` is blank on every row but a purchase abroad: the blanks are the
+    account's own currency, which the file leaves unsaid (the user's `--currency`, else dollars,
+    said so); with no original amount the foreign row keeps no original of its own. A column that
+    names one currency on every row is the account's."""
+    text = ("Date,Description,Amount,Original Currency\n01/31/2025,Stripe,4210.55,\n01/15/2025,Figma,-45.00,\n"
+            "01/10/2025,OVH SAS,-102.33,EUR\n")
+    result = parse_text(text)
+    assert [(t.posted, t.amount, t.currency, t.original_amount, t.original_currency) for t in result.transactions] == [
+        (date(2025, 1, 31), 421055, None, None, None), (date(2025, 1, 15), -4500, None, None, None),
+        (date(2025, 1, 10), -10233, None, None, None),
+    ]
+    (account,) = result.accounts
+    assert (account.currency, account.currency_stated) == ("USD", False)
+    assert GENERIC.parse(text, "mercury.csv", currency="CAD").accounts[0].currency == "CAD"
+    with_original = parse_text(
+        "Date,Description,Amount,Original Amount,Original Currency\n01/31/2025,Stripe,4210.55,,\n"
+        "01/10/2025,OVH SAS,-102.33,-94.50,EUR\n"
+    )
+    assert [(t.amount, t.original_amount, t.original_currency) for t in with_original.transactions] == [
+        (421055, None, None), (-10233, -9450, "EUR"),
+    ]
+    assert with_original.accounts[0].currency == "USD"
+    euros = parse_text("Date,Description,Amount,Original Currency\n31/01/2025,Stripe,4210.55,EUR\n15/01/2025,Figma,-45.00,EUR\n")
+    assert [(t.posted, t.amount, t.currency) for t in euros.transactions] == [(date(2025, 1, 31), 421055, None), (date(2025, 1, 15), -4500, None)]
+    assert (euros.accounts[0].currency, euros.accounts[0].currency_stated) == ("EUR", True)
+
+
 def test_iso_debit_and_credit_codes_and_tesco_banks_flag_column_sign_unsigned_amounts() -> None:
     camt = parse_text(
         "Booking Date;Amount;Currency;Credit Debit Indicator;Remittance Information\n"

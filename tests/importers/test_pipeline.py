@@ -1912,6 +1912,17 @@ def test_a_cards_first_download_paid_by_online_payment_opens_a_card_and_a_bank_b
         assert visa.format == "card_csv" and [r["amount"] for r in rows(ledger, "posted >= '2025-02-01'")] == [-1549, 30000, -4100]
 
 
+def test_a_purchase_abroad_named_in_an_original_currency_column_leaves_the_account_in_its_own(tmp_path: Path) -> None:
+    """One EUR purchase in a column blank elsewhere: the account named for it keeps its dollars."""
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "checking.csv", "01/02/2025,OPENING DEPOSIT,100.00\n"), currency="USD")
+        summary = import_file(ledger, write(tmp_path, "transactions.csv", (
+            "01/31/2025,Stripe,4210.55,\n01/15/2025,Figma,-45.00,\n01/10/2025,OVH SAS,-102.33,EUR\n"
+        ), "Date,Description,Amount,Original Currency\n"), account="checking")
+        assert (summary.accounts, summary.added, summary.warnings) == (["checking"], 3, [])
+        assert [(r["amount"], r["currency"]) for r in rows(ledger)] == [(10000, "USD"), (421055, "USD"), (-4500, "USD"), (-10233, "USD")]
+
+
 def test_a_card_whose_files_sign_charges_negative_keeps_a_month_of_returns_as_written(tmp_path: Path) -> None:
     """Visa's January wrote charges negative; February is mostly returns and a payment: credits, as written."""
     january = write(tmp_path, "Visa_January.csv", "01/05/2024,WHOLEFDS MKT,-64.20\n01/12/2024,SHELL OIL,-45.00\n01/20/2024,TARGET,-31.10\n")
