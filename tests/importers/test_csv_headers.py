@@ -78,3 +78,46 @@ def test_korean_cp949_export_in_won(tmp_path) -> None:
 def test_more_languages_headers(header: str, role: str, currency: str | None) -> None:
     assert (classify(header) or ("",))[0] == role
     assert language_currency(header) == currency  # Norwegian is written where the krone is
+
+
+MERCURY = (  # Mercury's export of every account: `Source Account` names each row's
+    "Date (UTC),Description,Amount,Status,Source Account,Bank Description,Reference,Note,Last Four Digits,Name On Card,Category,"
+    "GL Code,Timestamp,Original Currency,Check Number,Tags\n"
+    "01-31-2025,Stripe,4210.55,Sent,Mercury Checking ••1234,STRIPE TRANSFER ST-A1B2C3,,,,,Income,,01-31-2025 14:02:11,,,\n"
+    "01-30-2025,Amazon Web Services,-312.40,Pending,Mercury Checking ••1234,,,,9876,Jane Founder,Software,,01-30-2025 03:00:00,,,\n"
+    "01-29-2025,Transfer to Mercury Savings ••5678,-2000.00,Sent,Mercury Checking ••1234,,,,,,Transfer,,01-29-2025 10:00:00,,,\n"
+    "01-29-2025,Transfer from Mercury Checking ••1234,2000.00,Sent,Mercury Savings ••5678,,,,,,Transfer,,01-29-2025 10:00:00,,,\n"
+    "01-20-2025,Gusto,-8450.00,Failed,Mercury Checking ••1234,GUSTO PAYROLL,,,,,Payroll,,01-20-2025 09:00:00,,,\n"
+    "01-21-2025,Gusto,-8450.00,Sent,Mercury Checking ••1234,GUSTO PAYROLL,,,,,Payroll,,01-21-2025 09:00:00,,,\n"
+    "01-15-2025,Figma,-45.00,Sent,Mercury Checking ••1234,,,,9876,Jane Founder,Software,,01-15-2025 12:00:00,,,\n"
+    "01-10-2025,OVH SAS,-102.33,Sent,Mercury Checking ••1234,,,,9876,Jane Founder,Software,,01-10-2025 12:00:00,EUR,,\n"
+    "01-05-2025,Wire to Acme Ltd,-500.00,Cancelled,Mercury Checking ••1234,,,,,,Vendors,,01-05-2025 12:00:00,,,\n"
+    "01-31-2025,Interest,12.04,Sent,Mercury Savings ••5678,,,,,,Interest,,01-31-2025 00:00:00,,,\n"
+)
+
+
+def test_mercurys_source_account_column_keeps_checking_and_savings_apart(tmp_path) -> None:
+    """Each row lands in the account its `Source Account` names, in dollars (a purchase abroad's
+    `Original Currency` is no account's); failed and cancelled rows are not booked."""
+    path = tmp_path / "transactions-2025-02-01.csv"
+    path.write_text(MERCURY, encoding="utf-8")
+    result = parse_file(path)
+    assert [(a.key, a.name, a.number, a.currency) for a in result.accounts] == [
+        ("Mercury Checking ••1234", "Mercury Checking ••1234", None, "USD"), ("Mercury Savings ••5678", "Mercury Savings ••5678", None, "USD"),
+    ]
+    assert [(t.account_key, t.posted, t.amount, t.pending) for t in result.transactions] == [
+        ("Mercury Checking ••1234", date(2025, 1, 31), 421055, False), ("Mercury Checking ••1234", date(2025, 1, 30), -31240, True),
+        ("Mercury Checking ••1234", date(2025, 1, 29), -200000, False), ("Mercury Savings ••5678", date(2025, 1, 29), 200000, False),
+        ("Mercury Checking ••1234", date(2025, 1, 21), -845000, False), ("Mercury Checking ••1234", date(2025, 1, 15), -4500, False),
+        ("Mercury Checking ••1234", date(2025, 1, 10), -10233, False), ("Mercury Savings ••5678", date(2025, 1, 31), 1204, False),
+    ]
+    assert result.skipped_reverted == 2
+
+
+def test_an_account_column_outranks_a_source_account(tmp_path) -> None:
+    """`Source Account` is the rows' account only where no column is named `Account`."""
+    assert (classify("Source Account") or ("",))[0] == "account"
+    path = tmp_path / "export.csv"
+    path.write_text("Date,Account,Description,Amount,Source Account\n2025-03-03,Joint Checking,PAYROLL,100.00,ACME Payroll Acct\n"
+                    "2025-03-04,Joint Checking,KROGER,-20.00,\n", encoding="utf-8")
+    assert [a.name for a in parse_file(path).accounts] == ["Joint Checking"]

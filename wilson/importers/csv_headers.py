@@ -69,6 +69,7 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     "currency": ("currency", "ccy", "currency code", "txn currency", "payment currency", "posted currency"),
     "account:0": ("account name",),
     "account:1": ("account", "account no", "account number", "posted account", "bank account"),  # Westpac's `Bank Account`
+    "account:2": ("source account",),  # Mercury's `Mercury Checking ••1234`: below an `Account` column where a file has both
     "bank_id": ("reference", "reference number", "reference no", "transaction id", "transaction reference", "id", "fitid"),
     "category": ("category",),
     "subcategory": ("subcategory", "sub category"),
