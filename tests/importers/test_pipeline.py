@@ -1482,6 +1482,67 @@ def test_a_file_stating_no_currency_into_a_named_account_is_in_its_currency(tmp_
             ("RAMEN", -1500, "JPY"), ("SUSHI", -2400, "JPY"), ("UDON", -900, "JPY")]
 
 
+def booked(ledger: Ledger) -> list[tuple[str, str, int, str]]:
+    return [(r["name"], r["posted"], r["amount"], r["currency"]) for r in ledger.query(
+        "SELECT a.name, t.posted, t.amount, t.currency FROM transactions t JOIN accounts a ON a.id = t.account_id ORDER BY t.id")]
+
+
+def test_next_month_stating_no_currency_is_read_in_its_accounts_yen(tmp_path: Path) -> None:
+    """The first month imported with --currency JPY, the next without: found by its name, the
+    account's yen are read as yen (they were read as US cents, ¥300,000 booked as ¥30,000,000)."""
+    march = write(tmp_path, "Yucho_2025-03.csv", "2025-03-01,SALARY,300000\n2025-03-02,SEVEN ELEVEN,-1234\n")
+    april = write(tmp_path, "Yucho_2025-04.csv", "2025-04-01,SALARY,300000\n2025-04-02,SEVEN ELEVEN,-1234\n2025-04-03,JR EAST,-220\n")
+    with Ledger() as ledger:
+        import_file(ledger, march, currency="JPY")
+        summary = import_file(ledger, april)
+        assert (summary.accounts, summary.added, summary.warnings) == (["Yucho"], 3, [])
+        assert import_file(ledger, april).added == 0
+        assert booked(ledger) == [
+            ("Yucho", "2025-03-01", 300000, "JPY"), ("Yucho", "2025-03-02", -1234, "JPY"),
+            ("Yucho", "2025-04-01", 300000, "JPY"), ("Yucho", "2025-04-02", -1234, "JPY"), ("Yucho", "2025-04-03", -220, "JPY"),
+        ]
+
+
+def test_next_month_stating_no_currency_is_read_in_its_accounts_dinars(tmp_path: Path) -> None:
+    """Three decimals are the dinar's, not thousands, and `-2.00` is two dinars: a file of an
+    account kept in BHD was refused (`1500.125 has more decimals than USD allows`), or read as
+    -0.200 and its re-import doubled."""
+    march = write(tmp_path, "Gulf_2025-03.csv", "2025-03-01,SALARY,1500.125\n2025-03-02,LULU,-12.345\n")
+    april = write(tmp_path, "Gulf_2025-04.csv", "2025-04-01,SALARY,1500.125\n2025-04-02,PARKING,-2.00\n2025-04-02,PARKING,-2.00\n2025-04-03,BATELCO,-20.50\n")
+    with Ledger() as ledger:
+        import_file(ledger, march, currency="BHD")
+        assert import_file(ledger, april).added == 4
+        assert import_file(ledger, april).added == 0
+        assert import_file(ledger, march).added == 0
+        assert booked(ledger)[2:] == [
+            ("Gulf", "2025-04-01", 1500125, "BHD"), ("Gulf", "2025-04-02", -2000, "BHD"), ("Gulf", "2025-04-02", -2000, "BHD"),
+            ("Gulf", "2025-04-03", -20500, "BHD"),
+        ]
+
+
+def test_a_file_stating_no_currency_found_otherwise_than_by_name_is_read_again_in_its_accounts(tmp_path: Path) -> None:
+    """An account the resolution finds by more than the file's name (earlier downloads named alike,
+    the file's own earlier import under --account) is known only after the file was read: the
+    import starts again, reading the file in that account's currency."""
+    march = write(tmp_path, "Yucho_2025-03.csv", "2025-03-01,SALARY,300000\n2025-03-02,SEVEN ELEVEN,-1234\n")
+    april = write(tmp_path, "Yucho_2025-04.csv", "2025-04-01,SALARY,300000\n2025-04-02,SEVEN ELEVEN,-1234\n")
+    gulf = write(tmp_path, "Gulf_2025-03.csv", "2025-03-01,SALARY,1500.125\n2025-03-02,LULU,-12.345\n")
+    with Ledger() as ledger:
+        import_file(ledger, march, account="Post Office", currency="JPY")
+        summary = import_file(ledger, april)
+        assert (summary.accounts, summary.added) == (["Post Office"], 2)
+        assert summary.warnings == ["no account is named Yucho; Post Office is where the earlier downloads named like this file went,"
+                                    " so it went there (--account names another)"]
+        import_file(ledger, gulf, account="NBB", currency="BHD")
+        again = import_file(ledger, gulf)
+        assert (again.accounts, again.added, again.duplicates) == (["NBB"], 0, 2)
+        assert booked(ledger) == [
+            ("Post Office", "2025-03-01", 300000, "JPY"), ("Post Office", "2025-03-02", -1234, "JPY"),
+            ("Post Office", "2025-04-01", 300000, "JPY"), ("Post Office", "2025-04-02", -1234, "JPY"),
+            ("NBB", "2025-03-01", 1500125, "BHD"), ("NBB", "2025-03-02", -12345, "BHD"),
+        ]
+
+
 def test_a_third_identical_row_sharing_a_repeated_bank_id_is_added(tmp_path: Path) -> None:
     """Banks that derive ids from date and amount give identical coffees one id: the two already
     there answer for two of the later download's three, not for all three."""

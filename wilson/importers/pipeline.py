@@ -47,6 +47,16 @@ class _DryRun(Exception):
     """Raised inside the write transaction to roll a dry run back."""
 
 
+class _ReadAgain(Exception):
+    """Raised inside the write transaction when a file stating no currency went into an account the
+    ledger holds in another: its amounts were read in the wrong minor units (and dates maybe in the
+    wrong order), so the import starts again, reading it in the account's currency."""
+
+    def __init__(self, currency: str):
+        super().__init__(currency)
+        self.currency = currency
+
+
 @dataclass(kw_only=True)
 class ImportSummary(ImportOutcome):
     """What one file's import did: the ledger's counts, plus what the file itself held."""
@@ -117,20 +127,25 @@ def _import_file(
     progress: Callable[[str], None] | None,
     categorize: Callable[[NewRows], None] | None,
     currency: str | None,
+    read_in: str | None = None,
 ) -> ImportSummary:
+    """`read_in`: the currency of the account a file stating none turned out to go into (`_ReadAgain`)."""
     say = progress or (lambda stage: None)
     source = str(path)
     say("reading")
     # A file stating no currency that goes into an account the user named is in that account's.
-    named_account = ledger.account(account) if account and not currency else None
-    given = currency or (named_account["currency"] if named_account else None)
+    named_account = _account_named(ledger, account) if account and not currency else None
+    given = currency or (named_account["currency"] if named_account else None) or read_in
     result = parse_file(path, forced_format, given)
+    guessed = set() if given else {parsed.key for parsed in result.accounts if not parsed.currency_stated}
+    # So is one going by its number or name into an account the ledger holds (next month's `Yucho.csv`).
+    held_in = _known_currency(ledger, result, guessed, source) if guessed and not account else None
     before = None if forced_format else _format_read_before(ledger, result)
     read_as_table = result.format in (GENERIC_CSV, INFERRED_CSV)
     card, doubt = (None, None) if forced_format or before or not read_as_table else _card_awaiting(ledger, result, account, source)
     again_as = CARD_CSV if card else before if before != result.format else None
-    if again_as:
-        result = parse_file(path, again_as, given)
+    if again_as or held_in:
+        result = parse_file(path, again_as or forced_format, given or held_in)
     if result.format in (QIF, QIF_ISSUER) and not forced_format:
         _issuer_side_remembered(ledger, result, account)
     if card:
@@ -177,6 +192,9 @@ def _import_file(
             known = {row["id"] for row in ledger.query("SELECT id FROM accounts")}
             changes = AccountChanges()
             accounts = _resolve_accounts(ledger, result, rows, account, source, summary.warnings, changes)
+            misread = _misread_currency(result, accounts, known, guessed)
+            if misread:
+                raise _ReadAgain(misread)
             changes.created = [{"id": a["id"], "name": a["name"]} for a in accounts.values() if a["id"] not in known]
             changes.issuer_side = [accounts[key]["id"] for key in result.issuer_side if key in accounts]
             summary.accounts = [accounts[key]["name"] for key in _keys_in_order(result, rows)]
@@ -219,7 +237,35 @@ def _import_file(
                 raise _DryRun
     except _DryRun:
         summary.batch_id = None
+    except _ReadAgain as again:
+        return _import_file(ledger, path, account, forced_format, dry_run, skip_bad, progress, categorize, currency, again.currency)
     return summary
+
+
+def _known_currency(ledger: Ledger, result: ParseResult, guessed: set[str], source: str) -> str | None:
+    """The currency to read a file in whose `guessed` accounts state none, when they go into
+    accounts the ledger holds in one other currency than the guess, by the file's earlier import,
+    their number or name: the first month imported with `--currency JPY`, the next without, was
+    read in US cents. (`_misread_currency` catches the rest, after the accounts are resolved.)"""
+    earlier = _account_before(ledger, result.file_hash, _storable(Path(source).name)) if len(guessed) == 1 else None
+    found = [earlier] if earlier else [
+        _by_number(ledger, parsed) or _by_name(ledger, parsed, source)[1] for parsed in result.accounts if parsed.key in guessed
+    ]
+    held = {account["currency"].upper() for account in found if account}
+    guesses = {parsed.currency.upper() for parsed in result.accounts if parsed.key in guessed}
+    return held.pop() if len(held) == 1 and held != guesses else None
+
+
+def _misread_currency(result: ParseResult, accounts: dict[str, dict], known: set[int], guessed: set[str]) -> str | None:
+    """The one currency of the accounts the ledger held that the file's `guessed` accounts went into
+    (by rows they hold, earlier downloads named alike, the file's own earlier import) other than
+    the one the file was read in; None when the file was read in theirs."""
+    reading = {parsed.key: parsed.currency.upper() for parsed in result.accounts}
+    misread = {
+        accounts[key]["currency"].upper() for key in guessed
+        if key in accounts and accounts[key]["id"] in known and accounts[key]["currency"].upper() != reading[key]
+    }
+    return misread.pop() if len(misread) == 1 else None
 
 
 def _storable(name: str) -> str:
@@ -327,7 +373,8 @@ def _account_before(ledger: Ledger, file_hash: str, file_name: str) -> dict | No
     importing it again gives back the ledger there was, whatever accounts the ledger has gained
     since and whatever `--account` named it then."""
     return ledger.query_one(
-        "SELECT b.id, b.undone_at, a.name FROM import_batches b JOIN accounts a ON a.id = b.account_id WHERE b.file_hash = ? AND b.file_name = ?"
+        "SELECT b.id, b.undone_at, a.name, a.currency FROM import_batches b JOIN accounts a ON a.id = b.account_id"
+        " WHERE b.file_hash = ? AND b.file_name = ?"
         " ORDER BY b.id DESC LIMIT 1",
         (file_hash, file_name),
     )
@@ -494,17 +541,13 @@ def _account_for(
     ledger: Ledger, parsed: ParsedAccount, named: str | None, source: str, rows: ParsedRows | None, warnings: list[str],
     changes: AccountChanges, file_format: str,
 ) -> dict:
-    if not named and parsed.number:
-        found = ledger.account_by_number(
-            parsed.number, parsed.currency if parsed.currency_stated else None, parsed.type if parsed.type_stated else None
-        )
-        if found:
-            return found
-    name = named or _account_name(parsed, source)
-    found = ledger.account(name) or (_meant(ledger, named, source, rows, warnings) if named else None)
-    if found and not named and parsed.number and found["number"] not in (None, parsed.number):
-        name = _unclaimed_name(ledger, name, parsed.number)
-        found = ledger.account(name)
+    by_number = None if named else _by_number(ledger, parsed)
+    if by_number:
+        return by_number
+    if named:
+        name, found = named, ledger.account(named) or _meant(ledger, named, source, rows, warnings)
+    else:
+        name, found = _by_name(ledger, parsed, source)
     if found and not named and parsed.currency_stated and found["currency"] != parsed.currency.upper():
         # Another currency is another account: the same account id (a bank's EUR and USD pockets),
         # or the same bank's export from another country (Amex in dollars and in pounds).
@@ -554,6 +597,26 @@ def _account_for(
         warnings.append(f"the file states no currency: {name} is opened in {parsed.currency.upper()} (undo and import"
                         " with --currency to choose another)")
     return ledger.create_account(name, _type_for(parsed, name), parsed.currency, parsed.institution, parsed.number)
+
+
+def _by_number(ledger: Ledger, parsed: ParsedAccount) -> dict | None:
+    """The account of the file's account number (in the currency and type the file states, if it does)."""
+    if not parsed.number:
+        return None
+    return ledger.account_by_number(
+        parsed.number, parsed.currency if parsed.currency_stated else None, parsed.type if parsed.type_stated else None
+    )
+
+
+def _by_name(ledger: Ledger, parsed: ParsedAccount, source: str) -> tuple[str, dict | None]:
+    """(name, account) of the file's account by its name; one of that name numbered otherwise is
+    another account, and the file's goes by more of its number's digits."""
+    name = _account_name(parsed, source)
+    found = ledger.account(name)
+    if found and parsed.number and found["number"] not in (None, parsed.number):
+        name = _unclaimed_name(ledger, name, parsed.number)
+        found = ledger.account(name)
+    return name, found
 
 
 RECOGNISED_SHARE = 0.8  # of the rows a file and an account share dates with, this many of the fewer side's in both
