@@ -246,6 +246,30 @@ def test_amount_with_euro_sign_and_original_currency() -> None:
     assert (tx.amount, tx.original_amount, tx.original_currency) == (-12345, -13400, "USD")
 
 
+def test_an_original_amount_is_read_in_its_own_currencys_decimals() -> None:
+    """Original amounts only beside purchases abroad, all in dinars: `-1.500` is one and a half of
+    them, not fifteen hundred, though the account's own amounts are pounds; a transfer's arrived
+    amount is read in its target currency alike."""
+    text = ("Date,Description,Amount,Currency,Original amount,Original currency\n"
+            "2025-03-02,SULTAN CENTER,-3.90,GBP,-1.500,KWD\n2025-03-03,TESCO,-10.00,GBP,,\n2025-03-04,LULU,-26.10,GBP,-12.345,BHD\n")
+    assert [(t.amount, t.original_amount, t.original_currency) for t in parse_text(text).transactions] == [
+        (-390, -1500, "KWD"), (-1000, None, None), (-2610, -12345, "BHD")]
+    grouped = text.replace("-1.500,KWD", "-1.500,EUR").replace("-12.345,BHD", "-12.345,EUR")  # euros: thousands
+    assert [t.original_amount for t in parse_text(grouped).transactions] == [-150000, None, -1234500]
+
+
+def test_a_transfers_arrived_amount_is_read_in_its_target_currencys_decimals() -> None:
+    from wilson.importers.csv_banks import FORMATS
+
+    wise = next(fmt for fmt in FORMATS if fmt.name == "wise_transfers")
+    text = ("ID,Status,Direction,Created on,Finished on,Source fee amount,Source fee currency,Target fee amount,Target fee currency,"
+            "Source name,Source amount (after fees),Source currency,Target name,Target amount (after fees),Target currency,"
+            "Exchange rate,Reference,Batch\n"
+            "TRANSFER-1,COMPLETED,OUT,2025-03-01 10:00:00,2025-03-01 10:05:00,0.50,GBP,,,Ann Holder,12.50,GBP,Ali,4.750,KWD,0.38,rent,\n")
+    (tx,) = wise.parse(text, "transaction-history.csv").transactions
+    assert (tx.amount, tx.currency, tx.original_amount, tx.original_currency) == (-1300, "GBP", -4750, "KWD")  # the fee is money out too
+
+
 def test_header_without_rows_gives_no_transactions() -> None:
     result = parse_text("Date,Description,Amount\n\n")
     assert result.transactions == [] and result.errors == []

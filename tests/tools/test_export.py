@@ -377,6 +377,35 @@ def test_csv_export_imports_back_unchanged(books, tmp_path):
             "SELECT amount, memo FROM splits WHERE transaction_id = ? ORDER BY id", (costco,))] == [(-6000, None), (-3000, "towels")]
 
 
+@pytest.mark.parametrize("originals", [
+    [(-12345, "BHD"), (-1500, "KWD"), (-1234, "JPY")],
+    [(-12345, "BHD"), (-1500, "KWD")],  # `-12.345` and `-1.500` alone: no other original to show their dots are decimal
+    [(-1500, "KWD")],
+])
+def test_csv_export_imports_back_its_original_amounts_in_their_currencys_decimals(tmp_path, originals):
+    """The original amount column is filled only for rows paid in another currency: in a ledger of
+    no account in dinars, their three decimals were read as thousands (-12.345 BHD came back as
+    -12,345.000)."""
+    books = Books(tmp_path / "w.db")
+    books.account("Checking")
+    books.account("Monzo", "checking", "GBP")
+    books.add("Checking", "2025-06-01", "2500.00", "ACME PAYROLL")
+    books.add("Monzo", "2025-06-01", "-10.00", "TESCO")
+    ids = [books.add("Monzo", f"2025-06-0{i + 2}", f"-{i + 3}.90", f"ABROAD {code}") for i, (_, code) in enumerate(originals)]
+    with books.ledger.write() as conn:
+        for transaction_id, (amount, code) in zip(ids, originals):
+            conn.execute("UPDATE transactions SET original_amount = ?, original_currency = ? WHERE id = ?", (amount, code, transaction_id))
+    path = _write(books, tmp_path, "csv")
+    stored = "SELECT a.name, t.posted, t.amount, t.currency, t.original_amount, t.original_currency" \
+             " FROM transactions t JOIN accounts a ON a.id = t.account_id WHERE t.pending = 0 ORDER BY a.name, t.posted, t.description"
+    with Ledger(tmp_path / "rebuilt.db") as rebuilt:
+        import_file(rebuilt, path)
+        assert rebuilt.query(stored) == books.ledger.query(stored)
+        assert rebuilt.query("SELECT original_amount, original_currency FROM transactions WHERE original_amount IS NOT NULL ORDER BY posted") == [
+            {"original_amount": amount, "original_currency": code} for amount, code in originals]
+        assert _without_ids(export(rebuilt, "csv").text) == _without_ids(path.read_text())
+
+
 def _edited(text: str, order: list[str], delimiter: str = ",", blank_account_on: int | None = None) -> str:
     """The export as a spreadsheet saves it back: columns reordered or dropped, another delimiter."""
     rows = list(csv.DictReader(io.StringIO(text)))

@@ -175,6 +175,7 @@ _UNGROUPED = {  # numbers a lone separator cannot be grouping: `1500.000`, `-0.5
 }
 _SORT_CODE_ACCOUNT = re.compile(r"\d\d-?\d\d-?\d\d[\s-]+\d{6,8}")  # `20-32-06 13152170`, `123456-12345678`
 _MONTH_FIRST = ("USD", "CAD", "PHP")  # currencies whose banks commonly write dates month first
+_OWN_CURRENCY = {"original_amount": "original_currency", "amount_in": "currency_in"}  # money columns in another column's currencies
 
 
 # ------------------------------------------------------------------------------------- conversion
@@ -581,6 +582,17 @@ class _Conversion:
             return sep if thousandths or ungroupable or sep == self.options.decimal else ("," if has_dot else ".")
         return "," if european else "."
 
+    def _in_thousandths(self, role: str, stated: set[str]) -> bool:
+        """Whether a money column may hold amounts of a currency with three decimals, whose `-1.500`
+        is one and a half (Kuwaiti dinars), not fifteen hundred: those of the file's currencies
+        (`stated`), except where the column's amounts are in the currencies a column of their own
+        names. A purchase abroad's original amount is in its original currency (Wilson's export
+        fills it only for such rows: a column of `-12.345` dinars read as thousands), a transfer's
+        arrived amount in its target currency."""
+        own = _OWN_CURRENCY.get(role)
+        codes = set(filter(None, map(currency_cell, self._column(self.layout.single.get(own), 1000)))) if own else set()
+        return any(exponent(code) == 3 for code in codes or stated if code)
+
     def _stated_currencies(self) -> set[str]:
         """Currencies the file names: the dialect's, a currency column's, a header's, its cells'."""
         single = self.layout.single
@@ -704,9 +716,8 @@ class _Conversion:
             return ParseResult(self.options.format, [], [], self.errors)
         options, layout, single = self.options, self.layout, self.layout.single
         european = layout.european or self.delimiter == ";"
-        stated = self._stated_currencies() or {options.currency}  # the user's word for a file that states none
-        thousandths = any(exponent(code) == 3 for code in stated if code)
-        seps = {r: self._separator(i, european, thousandths) for r, i in single.items() if r in MONEY_ROLES}
+        file_currencies = self._stated_currencies() or {options.currency}  # the user's word for a file that states none
+        seps = {r: self._separator(i, european, self._in_thousandths(r, file_currencies)) for r, i in single.items() if r in MONEY_ROLES}
         currency = self._currency(european or "," in seps.values())
         day_first = options.day_first
         written_european = european or seps.get("amount", seps.get("debit")) == ","
@@ -788,7 +799,7 @@ class _Conversion:
             if "funding" in single:
                 self._funding_legs(parsed, kept)
             if "amount_in" in single and direction is not None:
-                self._both_sides(parsed, kept, direction, currency, european, thousandths)
+                self._both_sides(parsed, kept, direction, currency, european, file_currencies)
             count = len(parsed["amount"])
             result.second_legs = count - self.count
         if "account_key" in parsed and not all(map(parsed["account_key"].__getitem__, kept)):
@@ -861,7 +872,7 @@ class _Conversion:
                 parsed["payee"][added] = source
 
     def _both_sides(
-        self, parsed: dict[str, list], kept: list[int], direction: int, currency: str, european: bool, thousandths: bool
+        self, parsed: dict[str, list], kept: list[int], direction: int, currency: str, european: bool, stated: set[str]
     ) -> None:
         """A transfer history's rows as they touch the user's balances (Wise): money in is what
         arrived (the target amount, in its currency, whatever fee the sender paid), and a conversion
@@ -876,8 +887,8 @@ class _Conversion:
         originals = parsed.setdefault("original_amount", [None] * rows)
         original_codes = parsed.setdefault("original_currency", [None] * rows)
         codes = [c.strip().upper() or None for c in columns[single["currency_in"]]] if "currency_in" in single else own
-        arrived = money_column(columns[in_i], self._separator(in_i, european, thousandths), currency, codes)
-        sent = money_column(columns[out_i], self._separator(out_i, european, thousandths), currency, own)
+        arrived = money_column(columns[in_i], self._separator(in_i, european, self._in_thousandths("amount_in", stated)), currency, codes)
+        sent = money_column(columns[out_i], self._separator(out_i, european, self._in_thousandths("amount", stated)), currency, own)
         for i in [i for i in kept if i < self.count]:  # the file's own rows
             flag = columns[direction][i].strip().lower()
             if arrived[i].__class__ is not int:
