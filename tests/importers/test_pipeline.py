@@ -2136,6 +2136,35 @@ def test_a_us_banks_file_is_in_dollars_without_a_guess(fixture_path) -> None:  #
         assert ledger.scalar("SELECT currency FROM accounts") == "USD"
 
 
+SCHWAB = '"Date","Status","Type","CheckNumber","Description","Withdrawal","Deposit","RunningBalance"\n'
+
+
+def test_a_us_banks_file_stays_in_dollars_whatever_currency_is_given(fixture_path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """--currency is the currency of a file that states none: a bank whose files are always in
+    dollars states it. One --currency meant for another file of the batch put a Schwab file in
+    dinars ($4.50 became 4.500 BHD), and its next file opened a second account in dollars."""
+    schwab = write(tmp_path, "schwab.csv", (
+        '"03/18/2025","Posted","DEPOSIT","","Deposit Mobile Banking","","$20.00","$1,078.47"\n'
+        '"03/14/2025","Posted","ATM","","BMO HARRIS BANK","$103.00","","$1,058.47"\n'
+        '"03/09/2025","Posted","CHECK","558","Check Paid #558","$75.00","","$1,161.47"\n'), SCHWAB)
+    gulf = write(tmp_path, "Gulf.csv", "2025-03-01,SALARY,1500.125\n")
+    with Ledger() as ledger:
+        chase = import_file(ledger, fixture_path("written/chase_checking.csv"), currency="EUR")
+        assert chase.warnings == ["the file states USD; --currency EUR applies only to files that state none"]
+        assert [import_file(ledger, path, currency="BHD").warnings for path in (schwab, gulf)] == [
+            ["the file states USD; --currency BHD applies only to files that state none"], []]
+        more = import_file(ledger, write(tmp_path, "schwab_more.csv", '"03/25/2025","Posted","ACH","","NEW ROW","$1.00","","$1,077.47"\n', SCHWAB))
+        assert (more.accounts, more.added) == (["Schwab Checking"], 1)
+        assert [(a["name"], a["currency"]) for a in ledger.query("SELECT name, currency FROM accounts ORDER BY id")] == [
+            ("Chase Checking", "USD"), ("Schwab Checking", "USD"), ("Gulf", "BHD")]
+        assert booked(ledger)[-5:] == [
+            ("Schwab Checking", "2025-03-18", 2000, "USD"), ("Schwab Checking", "2025-03-14", -10300, "USD"),
+            ("Schwab Checking", "2025-03-09", -7500, "USD"), ("Gulf", "2025-03-01", 1500125, "BHD"),
+            ("Schwab Checking", "2025-03-25", -100, "USD"),
+        ]
+        assert ledger.scalar("SELECT COUNT(*) FROM transactions WHERE currency = 'EUR'") == 0
+
+
 def test_a_renamed_download_sharing_a_row_or_two_goes_where_its_running_balance_continues(tmp_path: Path) -> None:
     """Two shared rows are too few to recognise an account by, unless the file's running balance
     shows the account's known balance on that day; without a balance, the doubled rows are named."""

@@ -37,7 +37,9 @@ class Dialect:
     head_digits: re.Pattern[str] | None = None  # or in a line above its header
     file_product: re.Pattern[str] | None = None  # the product and its number in the bank's file names
     edited: bool = False  # a file people edit in a spreadsheet: its columns in any order, saved with `;` or tabs
-    home_currency: str | None = None  # a US bank's files state no currency: they are in dollars all the same
+    # A US bank's files state no currency: they are in dollars all the same, whatever --currency says
+    # (meant for another file of the batch, it put a Schwab file's rows in dinars).
+    home_currency: str | None = None
     # A foreign row's original (amount, currency) read from its notes, for a bank that writes it there.
     original_in_notes: Callable[[str], tuple[int, str] | None] | None = None
 
@@ -58,7 +60,7 @@ class Dialect:
     def _read(self, text: str, source: str, currency: str | None) -> ParseResult:
         # A US bank, whose files state no currency, writes its dollars the US way: `-45.001` is no thousands.
         decimal = "." if self.home_currency else None
-        options = Options(self.name, self._account_for(source, text), self.negate, self.day_first, currency or self.home_currency, decimal)
+        options = Options(self.name, self._account_for(source, text), self.negate, self.day_first, self.home_currency or currency, decimal)
         if self.row_shape is not None:
             return parse_table(text, source, ",", None, self._layout, options)
         head = head_of(text)
