@@ -8,7 +8,7 @@ import pytest
 
 from wilson.importers import csv_banks, csv_generic, csv_inferred
 from wilson.importers.formats import choose_format, parse_file
-from wilson.importers.model import ParseResult
+from wilson.importers.model import ImportRefused, ParseResult
 from wilson.importers.pipeline import import_file
 from wilson.ledger import Ledger
 
@@ -510,6 +510,13 @@ def test_a_dialect_named_with_format_reads_a_file_without_its_header_by_the_gene
     assert [t.amount for t in forced.transactions] == [4000]
     assert forced.warnings == ["the header is amex's: read as chase_checking (--format) writes its rows, charges negative"]
 
+
+
+def test_a_headerless_bank_layout_forced_over_a_narrower_file_is_refused_as_such(tmp_path) -> None:
+    path = tmp_path / "export.csv"
+    path.write_text('"03/03/2025","-4.50","*"\n"03/04/2025","1000.00","*"\n')
+    with pytest.raises(ImportRefused, match=r"its rows have 3 columns, wells_fargo's at least 5: is it another format\?"):
+        parse_file(path, "wells_fargo")
 
 def test_wises_transfer_history_books_finished_transfers_by_direction_with_the_other_party(tmp_path) -> None:
     path = tmp_path / "transaction-history.csv"

@@ -248,6 +248,8 @@ class _Conversion:
             self._read_records(text, header_line, layout_for)
             if self.sections:
                 return  # `parse_table` reads each table on its own
+        if header_line is None:
+            self._check_width()
         self._drop_text_markers()
         if layout_for is layout_from_header:
             self._merge_second_header()
@@ -258,6 +260,16 @@ class _Conversion:
             self._references_in_words()
             self._years_from_value_dates()
         self._clean_party_columns()
+
+    def _check_width(self) -> None:
+        """A headerless bank layout (Wells Fargo's five columns) named with --format over a narrower
+        file: refused as what it is, not with an index error."""
+        layout = self.layout
+        needed = max((*layout.dates, *layout.texts, *layout.kinds, *layout.single.values()), default=-1) + 1
+        if self.count and needed > len(self.columns):
+            raise ImportRefused(
+                self.source, f"its rows have {len(self.columns)} columns, {self.options.format}'s at least {needed}: is it another format?"
+            )
 
     def _drop_text_markers(self) -> None:
         """NatWest starts text cells with `'` (Excel's mark for "this is text"), ASN wraps them in
