@@ -363,6 +363,7 @@ def test_csv_export_imports_back_unchanged(books, tmp_path):
     with Ledger(tmp_path / "rebuilt.db") as rebuilt:
         summary = import_file(rebuilt, path)
         assert summary.format == "wilson"
+        assert not [w for w in summary.warnings if "description" in w]  # its description column is named as such
         assert rebuilt.account("Sapphire")["type"] == "credit_card"
         assert rebuilt.query("SELECT original_amount, original_currency FROM transactions WHERE original_amount IS NOT NULL") == [
             {"original_amount": -2500, "original_currency": "EUR"}]

@@ -690,7 +690,7 @@ class _Conversion:
         texts = self.layout.texts
         if not texts and self.layout.kinds:  # the wordiest type column (on a tie the later: types come first)
             texts = [max(reversed(self.layout.kinds), key=lambda i: sum(map(len, self.columns[i][:200])))]
-        if not texts:
+        if not texts and "original" not in self.layout.single:  # an original text alone (Wilson's export) is the description
             texts = self._unnamed_text()
         if self.count < 3 or len(texts) < 2:
             return texts
