@@ -1387,10 +1387,13 @@ def test_regular_transfers_of_one_amount_pair_by_date(tmp_path: Path) -> None:
         assert import_file(ledger, savings, account="Savings").transfers_linked == 4
         pairs = ledger.query("SELECT t.posted, o.posted AS other FROM transactions t JOIN transactions o ON o.id = t.transfer_id")
         assert all(p["posted"] == p["other"] for p in pairs) and len(pairs) == 8
-        ambiguous = write(tmp_path, "more.csv", "2026-11-02,TRANSFER TO SAVINGS,-75.00\n")
-        import_file(ledger, write(tmp_path, "brokerage.csv", "2026-11-02,DEPOSIT,75.00\n"), account="Brokerage")
-        import_file(ledger, write(tmp_path, "savings2.csv", "2026-11-02,DEPOSIT,75.00\n"), account="Savings")
-        assert import_file(ledger, ambiguous, account="Checking").transfers_linked == 0  # nothing says which it went to
+        ambiguous = write(tmp_path, "more.csv", "2026-11-02,ONLINE TRANSFER,-75.00\n2026-11-03,TRANSFER TO SAVINGS,-80.00\n")
+        import_file(ledger, write(tmp_path, "brokerage.csv", "2026-11-02,DEPOSIT,75.00\n2026-11-03,DEPOSIT,80.00\n"), account="Brokerage")
+        import_file(ledger, write(tmp_path, "savings2.csv", "2026-11-02,DEPOSIT,75.00\n2026-11-03,DEPOSIT,80.00\n"), account="Savings")
+        assert import_file(ledger, ambiguous, account="Checking").transfers_linked == 1  # nothing says where the $75 went
+        assert ledger.query("SELECT t.amount, a.name FROM transactions t JOIN transactions o ON o.id = t.transfer_id"
+                            " JOIN accounts a ON a.id = t.account_id WHERE o.description = 'TRANSFER TO SAVINGS'") == [
+            {"amount": 8000, "name": "Savings"}]
 
 
 def test_a_deposited_check_is_not_the_other_leg_of_a_transfer(tmp_path: Path) -> None:
@@ -1407,6 +1410,90 @@ def test_qif_legs_that_name_each_others_accounts_are_linked_whatever_they_say(tm
     with Ledger() as ledger:
         import_file(ledger, checking, account="Checking")
         assert import_file(ledger, savings, account="Savings").transfers_linked == 1
+
+
+LINK_CHECKING = ("2025-01-02,ACME CORP PAYROLL,500.00\n2025-01-02,RENT PAYMENT BILT,-500.00\n"
+                 "2025-01-16,ZELLE PAYMENT TO JOHN LANDLORD,-500.00\n2025-01-20,ONLINE TRANSFER TO SAVINGS,-500.00\n")
+LINK_CARD = "2025-01-15,BEST BUY RETURN,500.00\n2025-01-20,Payment Thank You - Web,500.00\n"
+LINK_SAVINGS = ("2025-01-09,ONLINE TRANSFER FROM CHECKING,500.00\n2025-01-17,ONLINE TRANSFER TO CHECKING,-500.00\n"
+                "2025-01-21,ONLINE TRANSFER FROM CHECKING,500.00\n")
+
+
+def linked_pairs(ledger: Ledger) -> list[tuple]:
+    """Each link once, from its outgoing leg: (date, account, text) of both legs."""
+    return [tuple(pair.values()) for pair in ledger.query(
+        "SELECT t.posted, a.name, t.description, o.posted AS other_posted, b.name AS other_account, o.description AS other_text"
+        " FROM transactions t JOIN transactions o ON o.id = t.transfer_id AND o.transfer_id = t.id"
+        " JOIN accounts a ON a.id = t.account_id JOIN accounts b ON b.id = o.account_id WHERE t.amount < 0 ORDER BY t.posted")]
+
+
+@pytest.mark.parametrize("order", [("Checking", "Chase Card", "Savings"), ("Checking", "Savings", "Chase Card"),
+                                   ("Chase Card", "Savings", "Checking")])
+def test_a_transfer_to_savings_links_to_the_savings_leg_whichever_file_comes_first(tmp_path: Path, order: tuple) -> None:
+    """`TO SAVINGS` names the kind of the other account, and `TO CHECKING` too: a credit card's
+    payment of the same $500 a day or three away is neither. Payroll and rent of $500 in one
+    account, a Zelle payment to a person, a return and a transfer a week from any other leg stay
+    alone."""
+    bodies = {"Checking": LINK_CHECKING, "Chase Card": LINK_CARD, "Savings": LINK_SAVINGS}
+    with Ledger() as ledger:
+        for name in order:
+            import_file(ledger, write(tmp_path, f"{name}.csv", bodies[name]), account=name)
+        assert linked_pairs(ledger) == [
+            ("2025-01-20", "Checking", "ONLINE TRANSFER TO SAVINGS", "2025-01-21", "Savings", "ONLINE TRANSFER FROM CHECKING")]
+        assert ledger.scalar("SELECT COUNT(*) FROM transactions WHERE transfer_id IS NOT NULL") == 2
+        assert ledger.scalar("SELECT amount FROM transactions WHERE description = 'ONLINE TRANSFER TO SAVINGS'") == -50000
+
+
+def test_a_better_fitting_leg_takes_a_link_over_and_undo_gives_it_back(tmp_path: Path) -> None:
+    """Checking's `ONLINE TRANSFER` says nothing of where it went: first the card's payment is its
+    likeliest other leg; savings' `TRANSFER FROM CHECKING` a day later names checking and takes
+    the link over. Undoing the savings file links the card's payment back, Transfer category and all."""
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "checking.csv", "2025-01-20,ONLINE TRANSFER,-500.00\n"), account="Checking")
+        import_file(ledger, write(tmp_path, "card.csv", "2025-01-20,Payment Thank You - Web,500.00\n"), account="Chase Card")
+        card_linked = linked_pairs(ledger)
+        assert card_linked == [("2025-01-20", "Checking", "ONLINE TRANSFER", "2025-01-20", "Chase Card", "Payment Thank You - Web")]
+        before = ledger.query("SELECT id, transfer_id, category_id, category_source FROM transactions ORDER BY id")
+        savings = import_file(ledger, write(tmp_path, "savings.csv", "2025-01-21,TRANSFER FROM CHECKING,500.00\n"), account="Savings")
+        assert savings.transfers_linked == 1
+        assert linked_pairs(ledger) == [("2025-01-20", "Checking", "ONLINE TRANSFER", "2025-01-21", "Savings", "TRANSFER FROM CHECKING")]
+        assert ledger.query_one("SELECT transfer_id, category_id FROM transactions WHERE description = 'Payment Thank You - Web'") == {
+            "transfer_id": None, "category_id": None}  # the category only the link gave it goes with it
+        undo_batch(ledger, savings.batch_id)
+        assert ledger.query("SELECT id, transfer_id, category_id, category_source FROM transactions ORDER BY id") == before
+
+
+def test_a_leg_whose_link_is_taken_over_links_to_its_own_other_leg(tmp_path: Path) -> None:
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "checking.csv", "2025-01-20,ONLINE TRANSFER,-500.00\n2025-01-23,ONLINE TRANSFER,-500.00\n"),
+                    account="Checking")
+        import_file(ledger, write(tmp_path, "card.csv", "2025-01-20,Payment Thank You - Web,500.00\n"), account="Chase Card")
+        savings = import_file(ledger, write(tmp_path, "savings.csv", "2025-01-17,TRANSFER FROM CHECKING,500.00\n"), account="Savings")
+        assert savings.transfers_linked == 2
+        assert linked_pairs(ledger) == [
+            ("2025-01-20", "Checking", "ONLINE TRANSFER", "2025-01-17", "Savings", "TRANSFER FROM CHECKING"),
+            ("2025-01-23", "Checking", "ONLINE TRANSFER", "2025-01-20", "Chase Card", "Payment Thank You - Web"),
+        ]
+        undo_batch(ledger, savings.batch_id)  # no leg is left linked to a row that is gone
+        assert ledger.scalar("SELECT COUNT(*) FROM transactions t LEFT JOIN transactions o ON o.id = t.transfer_id"
+                             " WHERE t.transfer_id IS NOT NULL AND (o.id IS NULL OR o.transfer_id != t.id)") == 0
+        assert len(linked_pairs(ledger)) == 1
+
+
+def test_undoing_the_file_of_a_wrong_leg_links_the_right_one(tmp_path: Path) -> None:
+    """A ledger an older Wilson linked first come, first served: checking's transfer to savings
+    went to the card's payment of the same day. Undoing the card's file links the savings leg."""
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "checking.csv", LINK_CHECKING), account="Checking")
+        card = import_file(ledger, write(tmp_path, "card.csv", LINK_CARD), account="Chase Card").batch_id
+        import_file(ledger, write(tmp_path, "savings.csv", LINK_SAVINGS), account="Savings")
+        with ledger.write() as conn:
+            conn.execute("UPDATE transactions SET transfer_id = NULL")
+        ledger.link_transfer(ledger.scalar("SELECT id FROM transactions WHERE description = 'ONLINE TRANSFER TO SAVINGS'"),
+                             ledger.scalar("SELECT id FROM transactions WHERE description LIKE 'Payment Thank You%'"))
+        undo_batch(ledger, card)
+        assert linked_pairs(ledger) == [
+            ("2025-01-20", "Checking", "ONLINE TRANSFER TO SAVINGS", "2025-01-21", "Savings", "ONLINE TRANSFER FROM CHECKING")]
 
 
 def test_undo_in_any_order_leaves_nothing(tmp_path: Path) -> None:
