@@ -1375,6 +1375,27 @@ def test_more_card_issuers_payments_link(tmp_path: Path, paid: str, card_side: s
         assert import_file(ledger, write(tmp_path, "checking.csv", f"2026-10-07,{paid},-212.34\n"), account="Checking").transfers_linked == 1
 
 
+RBC_HEAD = '"Account Type","Account Number","Transaction Date","Cheque Number","Description 1","Description 2","CAD$","USD$"\n'
+
+
+@pytest.mark.parametrize(("paid", "linked"), [
+    ('"ONLINE BANKING PAYMENT - 1234","RBC VISA"', True),  # the Visa's last digits
+    ('"ONLINE BANKING PAYMENT","RBC VISA"', True),  # a card's name beside a payment
+    ('"ONLINE BANKING PAYMENT - 5678","RBC VISA"', True),  # a bare number may be a reference: the name says a Visa
+    ('"ONLINE BANKING PAYMENT - 1234",""', True),
+    ('"ONLINE BANKING PAYMENT - 9876",""', False),  # a bill paid, of the same amount
+])
+def test_a_card_payment_naming_the_card_links_to_its_thank_you(tmp_path: Path, paid: str, linked: bool) -> None:
+    body = (f"Chequing,06002-5012345,1/28/2025,,{paid},-400.00,\n"
+            'Visa,4510123412341234,1/28/2025,,"PAYMENT - THANK YOU / PAIEMENT - MERCI","",400.00,\n'
+            'Visa,4510123412341234,1/29/2025,,"STARBUCKS #1234 TORONTO ON","",-5.25,\n'
+            'Chequing,06002-5012345,1/31/2025,,"PAYROLL DEP","ACME CORP",2500.00,\n')
+    with Ledger() as ledger:
+        assert import_file(ledger, write(tmp_path, "csv81234.csv", body, RBC_HEAD)).transfers_linked == linked
+        assert ledger.query("SELECT amount, account_id FROM transactions WHERE transfer_id IS NOT NULL ORDER BY amount") == (
+            [{"amount": -40000, "account_id": 1}, {"amount": 40000, "account_id": 2}] if linked else [])
+
+
 def test_regular_transfers_of_one_amount_pair_by_date(tmp_path: Path) -> None:
     """Two $100 sweeps on one day and $250 on two days running: every leg has more than one
     possible other leg, and every pairing of alike legs is right."""

@@ -249,13 +249,25 @@ class _Linker:
 
     def _may_pair(self, row: dict, other: dict) -> bool:
         """Whether the two may be the legs of one move, by what they say (`_could_be_legs`, asked of
-        the one that reads like a leg) and the accounts they name."""
+        the one that reads like a leg, or `_pays`) and the accounts they name: a leg the file sends
+        to an account of the ledger's is in that account."""
         if _names_another_account(row, other, self.endings) or _names_another_account(other, row, self.endings):
             return False
+        for leg, partner in ((row, other), (other, row)):
+            target = self._said(leg)
+            if target in self.names.values() and self.names[partner["account_id"]] != target:
+                return False
         return any(
-            self._is_leg(leg) and _could_be_legs(leg, partner, self._said(leg), self._said(partner), self.names)
+            self._is_leg(leg) and (_could_be_legs(leg, partner, self._said(leg), self._said(partner), self.names)
+                                   or self._pays(partner, leg["account_id"]))
             for leg, partner in ((row, other), (other, row))
         )
+
+    def _pays(self, row: dict, account_id: int) -> bool:
+        """Whether a row says it pays the account, by its last digits or its kind: RBC's `ONLINE
+        BANKING PAYMENT - 1234 / RBC VISA` beside the `PAYMENT - THANK YOU` of the Visa ending in 1234."""
+        text = row["description"]
+        return bool(self._fit(row, account_id) and (_PAYMENT.search(text) or TRANSFER_WORDS.search(text)) and not NOT_TRANSFER.search(text))
 
     def _held(self, row: dict) -> float | None:
         """How well the link a row has fits (None: it has none). A link a file or the user said is
@@ -314,16 +326,14 @@ _FILED_BY = ("bank", "user")  # a Transfer category these set says the row is a 
 
 def _could_be_legs(row: dict, other: dict, target: str | None, other_target: str | None, names: dict[int, str]) -> bool:
     """Whether `other` may be the other leg of `row`, by what they say: it is never a refund, an
-    interest credit or a deposited check; it is in the account the file named, or the file marked it
-    too, or it reads like a transfer or says no more than DEPOSIT. A payment app's transfer
+    interest credit or a deposited check; it is in the account the file named (`_Linker._may_pair`
+    sees to a leg the file sends elsewhere), or the file marked it too, or it reads like a transfer
+    or says no more than DEPOSIT. A payment app's transfer
     (`ZELLE TRANSFER TO JOHN`) pays someone else unless the other leg is one too, or a plain
     transfer: never a card's `PAYMENT THANK YOU`."""
     text = other["description"]
     if NOT_TRANSFER.search(text):
         return False
-    for leg, account in ((other, target), (row, other_target)):  # a leg the file sends to an account we have is in it
-        if account in names.values() and names[leg["account_id"]] != account:
-            return False
     if names[other["account_id"]] == target or other_target is not None:
         return True
     peers = [bool(PEER_PAYMENT.search(t)) for t in (row["description"], text)]
@@ -360,6 +370,7 @@ def _names_another_account(row: dict, other: dict, endings: dict[int, str | None
 _TO_OR_FROM = r"\b(?:to|from|into)\s+(?:[\w'&.-]+\s+){0,3}?"
 _CARD_WORDS = r"\b(?:card|crd|visa|master ?card|amex|american express)\b"
 _PAYS = r"\b(?:payment|pmt|pymt|autopay|auto pay|e-?payment|paiement)\b"
+_PAYMENT = re.compile(_PAYS, re.IGNORECASE)
 _KIND_NAMED = (
     ("savings", re.compile(rf"{_TO_OR_FROM}(?:savings?|sav|saver)\b", re.IGNORECASE)),
     ("checking", re.compile(rf"{_TO_OR_FROM}(?:checking|chequing|chk|current account)\b", re.IGNORECASE)),
