@@ -1337,6 +1337,38 @@ def test_topping_up_a_wallet_from_the_bank_is_a_transfer(tmp_path: Path) -> None
         assert import_file(ledger, wallet, account="Revolut").transfers_linked == 1
 
 
+WISE_HEAD = '"TransferWise ID",Date,Amount,Currency,Description,"Payment Reference","Running Balance","Exchange From","Exchange To",Payer Name\n'
+WISE_CHECKING_HEAD = "Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #\n"
+
+
+def test_money_sent_to_the_own_wise_account_is_a_transfer_in_its_currency(tmp_path: Path) -> None:
+    """The bank's row names Wise, the Wise account received the same dollars that day or the next.
+    Dollars converted to euros on the way are left alone: the Wise row names only the payer, and
+    nothing kept tells the rate. A Zelle payment of the same amount, and Wise money received ten
+    days later, are no legs."""
+    checking = write(tmp_path, "checking.csv", (
+        'DEBIT,03/04/2025,"WISE US INC       WISE       PPD ID: 1453233521",-750.00,ACH_DEBIT,4250.00,,\n'
+        'DEBIT,03/03/2025,"ONLINE TRANSFER TO WISE ACCOUNT TRANSFER# 4455",-200.00,ACCT_XFER,5000.00,,\n'
+        'DEBIT,03/03/2025,"Zelle payment to JOHN SMITH 1234567",-300.00,QUICKPAY_DEBIT,5200.00,,\n'
+        'DEBIT,03/02/2025,"ONLINE TRANSFER TO WISE ACCOUNT TRANSFER# 4456",-120.00,ACCT_XFER,5500.00,,\n'
+    ), WISE_CHECKING_HEAD)
+    usd = write(tmp_path, "usd.csv", (
+        'TRANSFER-2001,2025-03-05,750.00,USD,"Received money from JANE DOE with reference ",,1250.00,,,JANE DOE\n'
+        'TRANSFER-2000,2025-03-03,300.00,USD,"Received money from JOHN SMITH with reference ",,500.00,,,JOHN SMITH\n'
+        'TRANSFER-1999,2025-03-12,120.00,USD,"Received money from JANE DOE with reference ",,200.00,,,JANE DOE\n'
+    ), WISE_HEAD)
+    eur = write(tmp_path, "eur.csv", 'TRANSFER-1000,2025-03-03,183.00,EUR,"Received money from JANE DOE with reference ",,183.00,USD,EUR,JANE DOE\n',
+                WISE_HEAD)
+    with Ledger() as ledger:
+        import_file(ledger, checking, account="Checking")
+        assert import_file(ledger, usd, account="Wise USD").transfers_linked == 1
+        assert import_file(ledger, eur, account="Wise EUR").transfers_linked == 0
+        assert linked_pairs(ledger) == [("2025-03-04", "Checking", "WISE US INC WISE PPD ID: 1453233521",
+                                         "2025-03-05", "Wise USD", "JANE DOE Received money from JANE DOE with reference")]
+        assert ledger.query("SELECT amount, currency FROM transactions WHERE transfer_id IS NOT NULL ORDER BY amount") == [
+            {"amount": -75000, "currency": "USD"}, {"amount": 75000, "currency": "USD"}]
+
+
 @pytest.mark.parametrize("paid", [
     "DISCOVER E-PAYMENT 8247 WEB ID: 2510020270", "CITI CARD ONLINE PAYMENT 372951846 WEB ID: CITICARDAP",
     "APPLECARD GSBANK PAYMENT 2731886 WEB ID: 9999999999",

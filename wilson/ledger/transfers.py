@@ -110,6 +110,7 @@ class _Account:
     name: str  # casefolded
     kind: str | None  # the type its name says, or one a file stated (`checking` is also every unknown's)
     ending: str | None  # last four digits
+    wallet: str | None  # the payment app or money service it is at (`wise`, `paypal`), by its name or institution
 
 
 class _Linker:
@@ -124,9 +125,10 @@ class _Linker:
         self.hinted = hinted
         self.accounts = {
             row["id"]: _Account(row["name"].casefold(), _kind_of_account(row["name"], row["type"]),
-                                _last_digits(row["number"], row["name"]))
-            for row in ledger.query("SELECT id, name, type, number FROM accounts")
+                                _last_digits(row["number"], row["name"]), _wallet_named(f"{row['name']} {row['institution'] or ''}"))
+            for row in ledger.query("SELECT id, name, type, number, institution FROM accounts")
         }
+        self.wallets = {account.wallet for account in self.accounts.values()} - {None}
         self.names = {account_id: account.name for account_id, account in self.accounts.items()}
         self.endings = {account_id: account.ending for account_id, account in self.accounts.items()}
         self.rows: dict[int, dict] = {}  # each row read once, so a link made shows in every list holding it
@@ -170,7 +172,7 @@ class _Linker:
                 (low, high, *wide),
             )
             if _may_be_a_leg(text) or (category_id == self.transfer_category and source in _FILED_BY)
-            or (account_id, fingerprint) in self.hinted
+            or (account_id, fingerprint) in self.hinted or (self.wallets and _wallet_named(text) in self.wallets)
         ]
         return self._read(f"SELECT {_LEG_COLUMNS} FROM transactions WHERE id IN (SELECT value FROM json_each(?)) ORDER BY posted, id",
                           (json.dumps(legs),))
@@ -203,7 +205,8 @@ class _Linker:
         return target
 
     def _is_leg(self, row: dict) -> bool:
-        return _may_be_a_leg(row["description"]) or self._said(row) is not None
+        text = row["description"]
+        return _may_be_a_leg(text) or self._said(row) is not None or (bool(self.wallets) and _wallet_named(text) in self.wallets)
 
     def _link_one(self, row: dict) -> None:
         """Link a row to its likeliest other leg, when one of the two is this pass's to link."""
@@ -260,8 +263,15 @@ class _Linker:
         return any(
             self._is_leg(leg) and (_could_be_legs(leg, partner, self._said(leg), self._said(partner), self.names)
                                    or self._pays(partner, leg["account_id"]))
+            or self._names_its_wallet(leg, partner)
             for leg, partner in ((row, other), (other, row))
         )
+
+    def _names_its_wallet(self, row: dict, other: dict) -> bool:
+        """Whether a row names the money service the other leg's account is at, and that leg is no
+        refund: checking's `WISE US INC` beside the Wise account's `Received money from JANE DOE`."""
+        wallet = self.accounts[other["account_id"]].wallet
+        return bool(wallet) and _wallet_named(row["description"]) == wallet and not NOT_TRANSFER.search(other["description"])
 
     def _pays(self, row: dict, account_id: int) -> bool:
         """Whether a row says it pays the account, by its last digits or its kind: RBC's `ONLINE
@@ -285,12 +295,13 @@ class _Linker:
 
     def _fit(self, row: dict, account_id: int) -> int | None:
         """How well a leg's text fits the account of the other leg: 2 when the file names that
-        account or the text its last digits, 1 when the text names its kind (`TO SAVINGS` beside
+        account or the text its last digits or the money service it is at, 1 when the text names its kind (`TO SAVINGS` beside
         a savings account), 0 when it says nothing of it, None when it names another kind (`TO
         SAVINGS` beside a credit card, which is no savings account)."""
         account = self.accounts[account_id]
         text = row["description"]
-        if self._said(row) == account.name or (account.ending and account.ending in _numbers(text)):
+        if self._said(row) == account.name or (account.ending and account.ending in _numbers(text)) or (
+                account.wallet and _wallet_named(text) == account.wallet):
             return 2
         kind = _kind_named(text)
         if kind is None or account.kind is None:
@@ -382,6 +393,17 @@ _ACCOUNT_KINDS = (
     ("credit_card", re.compile(r"credit ?card|\bcard\b|\bvisa\b|master ?card|\bamex\b|kreditkarte", re.IGNORECASE)),
     ("checking", re.compile(r"check|chequ|\bchk\b|giro|current account", re.IGNORECASE)),
 )
+
+
+# Money services an own account may be at, whose name a bank's row of a move to or from it says
+# (`WISE US INC`, `ONLINE TRANSFER TO WISE ACCOUNT`, `PAYPAL INST XFER`); Wise was TransferWise.
+_WALLET = re.compile(r"\b(?:transfer)?wise\b|\brevolut\b|\bpaypal\b|\bvenmo\b|\bcash ?app\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=65536)
+def _wallet_named(text: str) -> str | None:
+    found = _WALLET.search(text)
+    return found[0].casefold().replace(" ", "").removeprefix("transfer") if found else None
 
 
 def _kind_named(text: str) -> str | None:
