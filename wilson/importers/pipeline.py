@@ -1146,12 +1146,13 @@ def _apply_balances(
 
 
 def _disagreement(ledger: Ledger, account: dict, before: list, fact: _Balance) -> list[str]:
-    """A statement's balance checked against the one the ledger knew and the rows between them: a
-    download that left out a row (or one whose row is in the ledger twice) shows here, where a file
-    with no running balance has nothing to check its amounts against."""
+    """A statement's or running balance checked against the one the ledger knew and the rows
+    between them: a download that left out a row (or one whose row is in the ledger twice, or one
+    the bank later reverted) shows here. A file with no running balance has nothing else to check
+    its amounts against, and one with a running balance checks only its own rows."""
     known, known_on, _ = before
     stated_on = fact.as_of.isoformat()
-    if known is None or known_on is None or known_on == stated_on or fact.source != "statement":
+    if known is None or known_on is None or known_on == stated_on:
         return []
     low, high = sorted((known_on, stated_on))
     moved = ledger.scalar(
@@ -1169,7 +1170,8 @@ def _disagreement(ledger: Ledger, account: dict, before: list, fact: _Balance) -
     # is more likely a download not imported yet (months imported out of order) than a lost row.
     until = min(high, shift(fact.since.isoformat(), -1)) if fact.since and stated_on > known_on else high
     gap = _widest_gap(ledger, account["id"], low, until)
-    stated = f"{account['name']}: the statement's balance {format_minor(fact.amount, code)} on {stated_on}"
+    said = "the statement's balance" if fact.source == "statement" else "the running balance"
+    stated = f"{account['name']}: {said} {format_minor(fact.amount, code)} on {stated_on}"
     known_then = f"{format_minor(known, code)} known on {known_on}"
     if gap:
         return [f"{stated} cannot be checked against the {known_then}: the ledger has no row from {gap[0]} to {gap[1]}"
