@@ -1126,8 +1126,10 @@ VISA_ACTIVITY = (  # the audit's `Visa_activity.csv`: charges positive, a paymen
 
 
 def test_a_cards_file_paid_off_and_given_a_return_is_read_as_a_card_whatever_its_payment_is_called() -> None:
-    """Charges positive, and money out only the card's payment and a shop's return: the issuer's
-    side of a card, however the payment is worded and whatever the file is called."""
+    """Charges positive, and money out only the card's payment and a shop's return, in a file named
+    for a card: the issuer's side of a card, however the payment is worded. Named otherwise, it may
+    as well be a landlord's account (rents in, the mortgage paid, a deposit refunded): read as
+    written, and said so."""
     visa = GENERIC.parse(VISA_ACTIVITY, "Visa_activity.csv")
     assert [(t.posted, t.amount) for t in visa.transactions] == [
         (date(2025, 1, 29), -5499), (date(2025, 1, 26), -4100), (date(2025, 1, 23), -1375), (date(2025, 1, 20), 20000),
@@ -1142,8 +1144,14 @@ def test_a_cards_file_paid_off_and_given_a_return_is_read_as_a_card_whatever_its
             "01/12/2025,01/13/2025,TARGET 00012345 RETURN,-12.00\n01/04/2025,01/05/2025,TARGET 00012345 MINNEAPOLIS MN,61.20\n",
             "redcard_0.csv",
         )
-        assert [t.amount for t in redcard.transactions] == [-5499, 20000, -2345, 1200, -6120], payment
-        assert redcard.accounts[0].type == "credit_card"
+        assert [t.amount for t in redcard.transactions] == [5499, -20000, 2345, -1200, 6120], payment
+        assert redcard.sign_reading == "unsure" and any("--format card_csv" in warning for warning in redcard.warnings)
+    landlord = GENERIC.parse(
+        "Date,Description,Amount\n01/01/2025,J SMITH,1450.00\n01/02/2025,M JONES,1475.00\n01/05/2025,WELLS FARGO HOME MORTGAGE PAYMENT,-2875.40\n"
+        "01/20/2025,SECURITY DEPOSIT REFUND,-2.00\n",
+        "Rental Property.csv",
+    )
+    assert [t.amount for t in landlord.transactions] == [145000, 147500, -287540, -200] and landlord.sign_reading == "unsure"
 
 
 def test_a_bank_files_bill_payments_stay_money_out() -> None:

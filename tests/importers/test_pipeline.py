@@ -2111,13 +2111,13 @@ def test_a_cards_first_download_paid_by_online_payment_opens_a_card_and_a_bank_b
     out of nothing but payments opening an account named for a card is its charges too."""
     head = "Transaction Date,Posting Date,Description,Amount\n"
     with Ledger() as ledger:
-        card = import_file(ledger, write(tmp_path, "redcard_1.csv", (
+        card = import_file(ledger, write(tmp_path, "Target Credit Card.csv", (
             "01/28/2025,01/29/2025,TARGET 00012345 MINNEAPOLIS MN,54.99\n01/20/2025,01/20/2025,ONLINE PAYMENT,-200.00\n"
             "01/15/2025,01/16/2025,TARGET.COM * 800-591-3869,23.45\n01/12/2025,01/13/2025,TARGET 00012345 RETURN,-12.00\n"
             "01/04/2025,01/05/2025,TARGET 00012345 MINNEAPOLIS MN,61.20\n"
         ), head))
-        assert (card.format, card.accounts, card.added) == ("card_csv", ["redcard 1"], 5)
-        assert ledger.query_one("SELECT type FROM accounts WHERE name = 'redcard 1'")["type"] == "credit_card"
+        assert (card.format, card.accounts, card.added) == ("card_csv", ["Target Credit Card"], 5)
+        assert ledger.query_one("SELECT type FROM accounts WHERE name = 'Target Credit Card'")["type"] == "credit_card"
         assert [r["amount"] for r in rows(ledger)] == [-5499, 20000, -2345, 1200, -6120]
         checking = import_file(ledger, write(tmp_path, "Checking_Activity.csv", (
             "01/31/2025,ACME CORP PAYROLL,2500.00\n01/22/2025,ONLINE PAYMENT,-200.00\n01/15/2025,SHELL OIL 5744,-41.00\n"

@@ -1060,9 +1060,10 @@ class _Conversion:
 
     def _charges_positive(self, amounts: list, descriptions: list[str]) -> bool:
         """A card statement that writes charges positive: most rows are positive and its card
-        payments (`AUTOPAY PAYMENT - THANK YOU`) are all negative, or its money out is nothing but
-        payments and returns (`ONLINE PAYMENT`, `TARGET RETURN`) beside purchases. A bank account's
-        rows are mostly negative, and a card that signs charges negative has positive payments."""
+        payments (`AUTOPAY PAYMENT - THANK YOU`) are all negative, or, in a file named for a card,
+        its money out is nothing but payments and returns (`ONLINE PAYMENT`, `TARGET RETURN`) beside
+        purchases. A bank account's rows are mostly negative, and a card that signs charges negative
+        has positive payments."""
         # A sample decides cheaply; the payments are left out of it, so a month with two of them
         # and two charges is still mostly charges.
         sample = zip(amounts[:2000], map(CARD_PAYMENT_WORDS.search, descriptions[:2000]))
@@ -1077,10 +1078,10 @@ class _Conversion:
         if payments:
             return False
         money_out = self._paid_off(amounts, descriptions)
-        # A payment and a shop's money back, both negative, are the issuer's side of a card (a refund
-        # alone may be a business's to its customer); a file named for a card needs only one of them.
-        money_back = {bool(_MONEY_BACK.search(text)) for text in money_out}
-        if money_back == {True, False} or (money_out and type_named(name_from_file(self.source)) == "credit_card"):
+        # Money out of nothing but payments and shops' returns is a card's paid off, or a bank
+        # account's bills and refunds to customers (a landlord's, an HSA): only a file named for a
+        # card tells.
+        if money_out and type_named(name_from_file(self.source)) == "credit_card":
             self.card = "its money out is all payments or returns, its money in purchases: read as a card statement whose charges are positive"
         elif self._credit_card_columns:
             self.card = "a card's columns, with its charges written positive: read as a card statement"
