@@ -2324,6 +2324,12 @@ def test_a_us_banks_file_stays_in_dollars_whatever_currency_is_given(fixture_pat
         assert ledger.scalar("SELECT COUNT(*) FROM transactions WHERE currency = 'EUR'") == 0
 
 
+def test_a_capital_one_card_is_in_the_currency_given(fixture_path) -> None:  # type: ignore[no-untyped-def]
+    """Capital One's cards are American, British and Canadian, in one layout: --currency says which."""
+    with Ledger() as ledger:
+        summary = import_file(ledger, fixture_path("csv2ofx/capitalone.csv"), currency="CAD")
+        assert summary.warnings == [] and ledger.scalar("SELECT currency FROM accounts") == "CAD"
+
 def test_a_renamed_download_sharing_a_row_or_two_goes_where_its_running_balance_continues(tmp_path: Path) -> None:
     """Two shared rows are too few to recognise an account by, unless the file's running balance
     shows the account's known balance on that day; without a balance, the doubled rows are named."""

@@ -268,8 +268,7 @@ FORMATS = [
             "Posted Date": "date", "Transaction Date": "date", "Description": "text", "Category": "category",
             "Debit": "debit", "Credit": "credit", "Status": "status",  # a later layout adds Status (Pending)
         },
-        _card("Capital One Card", "Capital One"),
-        home_currency="USD",
+        _card("Capital One Card", "Capital One"),  # in dollars, pounds or Canadian dollars: --currency says which
     ),
     Dialect(
         "wells_fargo",
