@@ -121,3 +121,14 @@ def test_an_account_column_outranks_a_source_account(tmp_path) -> None:
     path.write_text("Date,Account,Description,Amount,Source Account\n2025-03-03,Joint Checking,PAYROLL,100.00,ACME Payroll Acct\n"
                     "2025-03-04,Joint Checking,KROGER,-20.00,\n", encoding="utf-8")
     assert [a.name for a in parse_file(path).accounts] == ["Joint Checking"]
+
+
+def test_a_transfer_lists_source_account_beside_its_destination_names_no_rows_account(tmp_path) -> None:
+    """`Source Account,Destination Account`: either side may be the user's (a tenant's rent comes
+    from the tenant's account), so the file's account is named as for any other file."""
+    path = tmp_path / "transfers.csv"
+    path.write_text("Date,Description,Amount,Source Account,Destination Account\n"
+                    "2025-01-05,Transfer out,-200.00,My Checking 1234,Ally Savings 9911\n"
+                    "2025-01-09,Rent from tenant,1200.00,J Smith 5544,My Checking 1234\n", encoding="utf-8")
+    result = parse_file(path)
+    assert [a.key for a in result.accounts] == ["default"] and [t.amount for t in result.transactions] == [-20000, 120000]

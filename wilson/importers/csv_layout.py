@@ -16,6 +16,7 @@ MAX_COLUMNS = 1000
 DELIMITERS = (",", ";", "\t", "|")
 
 _NAME_ACCOUNT_ROLES = ("kontoname", "account name")
+_OTHER_SIDE = {"destination account", "target account", "to account", "recipient account", "beneficiary account"}
 _NOT_CSV = re.compile(r"^\s*(<\?xml|<OFX|OFXHEADER|!Type:|!Account|!Option)", re.I | re.M)
 
 
@@ -193,6 +194,9 @@ def layout_from_header(cells: list[str]) -> Layout:
         single["original_currency"] = single.pop("currency")  # Up: `Total (AUD)`, and `Currency` of the purchase
     if "account" in single and payees and normalise_header(cells[single["account"]]) == "bank account":
         del single["account"]  # a payments list's `Payee Name,Sort Code,Bank Account`: the payee's (Westpac's own names none)
+    if "account" in single and normalise_header(cells[single["account"]]) == "source account" \
+            and _OTHER_SIDE & {normalise_header(cell) for cell in cells}:
+        del single["account"]  # a transfer list's `Source Account,Destination Account`: either side may be the user's
     if "account" in layout.single:
         layout.account_is_name = normalise_header(cells[layout.single["account"]]) in _NAME_ACCOUNT_ROLES
     return layout
