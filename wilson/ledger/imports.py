@@ -105,8 +105,7 @@ def record_import(
         outcome.added += len(fresh) - pending
     outcome.pending_replaced, outcome.corrected = len(pending_replaced), len(corrected)
     replaced = corrected + pending_replaced
-    # A pair has a leg of this batch's: a file that added nothing posted links nothing
-    outcome.transfers_linked = link_transfers(ledger, outcome.batch_id, rows) if outcome.added else 0
+    outcome.transfers_linked = link_transfers(ledger, outcome.batch_id, rows)
     conn.execute(
         "UPDATE import_batches SET added = ?, duplicates = ?, pending = ?, replaced = ? WHERE id = ?",
         (outcome.added, outcome.duplicates, outcome.pending_added, json.dumps(replaced) if replaced else None, outcome.batch_id),

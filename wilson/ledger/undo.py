@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from wilson.ledger.aggregates import add_rows
 from wilson.ledger.imports import index_batch_rows
 from wilson.ledger.service import Ledger
-from wilson.ledger.transfers import relink_between
 
 _COUNTED = ("posted", "account_id", "category_id", "currency", "amount", "pending")  # add_rows' columns
 
@@ -25,9 +24,8 @@ class Undone:
 
 def undo_batch(ledger: Ledger, batch_id: int) -> Undone:
     """Remove exactly what a batch added, and put back what it changed: the rows it replaced or
-    deleted, the transfer category it gave earlier rows it linked to its own, the links it took
-    over (its days are linked again), the balances it set, and the accounts and categories it
-    created (when nothing else holds on to them)."""
+    deleted, the transfer category it gave earlier rows it linked to its own, the balances it set,
+    and the accounts and categories it created (when nothing else holds on to them)."""
     with ledger.write() as conn:
         # Read under the write lock: a second undo of the same batch, queued behind the first,
         # must see it undone rather than put the rows it replaced back a second time.
@@ -49,7 +47,6 @@ def undo_batch(ledger: Ledger, batch_id: int) -> Undone:
         touched.add(batch["account_id"])
         categories = _categories_of_batch(conn, batch_id) | {created["id"] for created in changes.get("categories", [])}
         covered_by = ledger.query(_COVERED_BY_OTHERS, {"batch": batch_id})
-        days = conn.execute("SELECT MIN(posted), MAX(posted) FROM transactions WHERE batch_id = ? AND pending = 0", (batch_id,)).fetchone()
         undone = Undone(conn.execute("DELETE FROM transactions WHERE batch_id = ?", (batch_id,)).rowcount, covered_by=covered_by)
         for old in json.loads(batch["replaced"] or "[]"):
             _restore(conn, old)
@@ -59,8 +56,6 @@ def undo_batch(ledger: Ledger, batch_id: int) -> Undone:
                 " WHERE id = ? AND balance IS ? AND balance_date IS ? AND balance_source IS ?",
                 (*before, account_id, *after),
             )
-        if days[0]:  # the legs its rows were linked to, or had taken from others, link as if it had never been imported
-            relink_between(ledger, *days)
         conn.execute("UPDATE import_batches SET undone_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?", (batch_id,))
         _forget_unused_numbers(conn)
         _newest_stated_balances(conn, {account_id for account_id, _, _ in changes.get("balances", [])})
