@@ -21,8 +21,16 @@ def complain(message: str) -> None:
     click.echo(f"wilson: {one_line(message)}", err=True)
 
 
+# Characters that would break a line or drive the terminal (a colour code in an account's name),
+# written as their escapes.
+_UNPRINTED = {
+    code: {"\n": "\\n", "\r": "\\r"}.get(chr(code), chr(code).encode("unicode_escape").decode())
+    for code in (*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029) if chr(code) != "\t"
+}
+
+
 def one_line(text: str) -> str:
-    return text.replace("\r", "\\r").replace("\n", "\\n")
+    return text.translate(_UNPRINTED)
 
 
 def print_json(value: Any) -> None:
