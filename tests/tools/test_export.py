@@ -176,6 +176,18 @@ def test_a_journal_opens_at_the_balance_the_bank_stated(tmp_path, start):
     opening = Decimal("1293.74") if start is None else Decimal("293.74")  # what the bank held the day before
     assert balances[("Equity:Opening-Balances", "USD")] == -opening
 
+
+def test_a_journal_of_an_account_without_rows_opens_at_its_stated_balance(tmp_path):
+    with Ledger(tmp_path / "w.db") as ledger:
+        account = ledger.create_account("Savings 8888", "savings", "USD")
+        ledger.set_balance(account["id"], 500000, "2025-03-31", "statement")
+        text = export(ledger, "beancount", account="Savings 8888").text
+    out = tmp_path / "out.beancount"
+    out.write_text(text, encoding="utf-8")
+    assert subprocess.run(["bean-check", str(out)], capture_output=True).returncode == 0
+    assert "2025-03-31 * \"\" \"Opening balances\"" in text
+    assert _beancount_balances(out)[0][("Assets:Savings-8888", "USD")] == Decimal("5000.00")
+
 def test_a_transfer_whose_other_leg_is_not_exported_posts_to_its_category(books, tmp_path):
     path = _write(books, tmp_path, "beancount", account="Visa")
     assert subprocess.run(["bean-check", str(path)], capture_output=True).returncode == 0

@@ -12,7 +12,7 @@ import json
 import os
 import secrets
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from operator import itemgetter
 from pathlib import Path
 from typing import Annotated, Callable, Literal
@@ -102,6 +102,11 @@ def _openings(ledger: Ledger, start: date, account_id: int | None) -> list[dict]
     ]
 
 
+def _after_stated_balances(ledger: Ledger, account_id: int | None) -> date | None:
+    latest = ledger.scalar("SELECT MAX(balance_date) FROM accounts WHERE balance IS NOT NULL AND (? IS NULL OR id = ?)", (account_id, account_id))
+    return date.fromisoformat(latest) + timedelta(days=1) if latest else None
+
+
 def _csv(rows: list[dict], splits: dict[int, list[dict]]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -167,7 +172,9 @@ def export(ledger: Ledger, fmt: str, start: date | None = None, end: date | None
     elif fmt == "json":
         text = _json(rows, splits, block)
     else:
-        opened = start or first  # before the first row, a full export opens at the balance the bank stated
+        # Before the first row a full export opens at the balance the bank stated; with no rows at
+        # all (an account opened from an empty statement), the day after it.
+        opened = start or first or _after_stated_balances(ledger, account_id)
         entries = build_entries(rows, splits, _openings(ledger, opened, account_id) if opened else [], opened, AccountNames())
         if fmt == "beancount":
             text = render_beancount(entries, account_row["currency"] if account_row else home_currency(ledger))
