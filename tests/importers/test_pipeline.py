@@ -1448,6 +1448,16 @@ def test_each_leg_of_a_transfer_is_the_others_likeliest(tmp_path: Path) -> None:
         assert ledger.scalar("SELECT o.description FROM transactions t JOIN transactions o ON o.id = t.transfer_id"
                              " WHERE t.description = 'ONLINE TRANSFER'") == "TRANSFER FROM CHECKING"
 
+def test_a_row_the_user_filed_as_spending_is_no_leg(tmp_path: Path) -> None:
+    """`ONLINE TRANSFER` that the user filed under Rent paid the rent: a savings deposit of the
+    same amount two days later is not its other leg (linked, the rent left the reports)."""
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "checking.csv", "2025-05-01,ONLINE TRANSFER REF #IB0F4K2,-1500.00\n"), account="Checking")
+        with ledger.write() as conn:
+            conn.execute("UPDATE transactions SET category_id = ?, category_source = 'user'", (ledger.ensure_category("Rent"),))
+        savings = import_file(ledger, write(tmp_path, "savings.csv", "2025-05-03,DEPOSIT,1500.00\n"), account="Savings")
+        assert savings.transfers_linked == 0 and ledger.scalar("SELECT COUNT(*) FROM transactions WHERE transfer_id IS NOT NULL") == 0
+
 def test_a_deposited_check_is_not_the_other_leg_of_a_transfer(tmp_path: Path) -> None:
     with Ledger() as ledger:
         import_file(ledger, write(tmp_path, "checking.csv", "2026-10-13,MOBILE DEPOSIT,500.00\n"), account="Checking")

@@ -95,7 +95,7 @@ def link_transfers(ledger: Ledger, batch_id: int, rows: NewRows) -> int:
         row_id
         for row_id, text, account_id, fingerprint, category_id, source in cursor.execute(
             "SELECT id, description, account_id, fingerprint, category_id, category_source FROM transactions"
-            " WHERE posted BETWEEN ? AND ? AND pending = 0 AND transfer_id IS NULL AND amount != 0",
+            " WHERE posted BETWEEN ? AND ? AND pending = 0 AND transfer_id IS NULL AND amount != 0" + _NOT_FILED_ELSEWHERE,
             (low, high),
         )
         if _may_be_a_leg(text) or (category_id == transfer_category and source in _FILED_BY) or (account_id, fingerprint) in hinted
@@ -112,7 +112,7 @@ def link_transfers(ledger: Ledger, batch_id: int, rows: NewRows) -> int:
             dict(m)
             for m in conn.execute(
                 f"SELECT {_LEG_COLUMNS} FROM transactions WHERE account_id != ? AND currency = ? AND amount = ?"
-                " AND posted BETWEEN date(?, ?) AND date(?, ?) AND pending = 0 AND transfer_id IS NULL ORDER BY id",
+                " AND posted BETWEEN date(?, ?) AND date(?, ?) AND pending = 0 AND transfer_id IS NULL" + _NOT_FILED_ELSEWHERE + " ORDER BY id",
                 (row["account_id"], row["currency"], -row["amount"], row["posted"], f"-{TRANSFER_MATCH_DAYS} days",
                  row["posted"], f"+{TRANSFER_MATCH_DAYS} days"),
             )
@@ -148,6 +148,11 @@ def link_transfers(ledger: Ledger, batch_id: int, rows: NewRows) -> int:
 
 
 _LEG_COLUMNS = "id, account_id, posted, amount, currency, description, fingerprint, batch_id, category_id, category_source"
+# A row the user filed under spending or income (`ONLINE TRANSFER` that paid the rent) is no leg:
+# linked, it would leave the reports, and the user could no longer file it.
+_NOT_FILED_ELSEWHERE = (
+    " AND NOT (category_source = 'user' AND category_id IN (SELECT id FROM categories WHERE kind != 'transfer'))"
+)
 
 
 def _said(hinted: dict[tuple[int, int], str], transfer_category: int | None, row: dict) -> str | None:
@@ -251,7 +256,8 @@ def _exchange_leg(conn: sqlite3.Connection, row: dict, taken: set[int]) -> dict 
         dict(m)
         for m in conn.execute(
             f"SELECT {_LEG_COLUMNS} FROM transactions WHERE currency != ? AND (amount > 0) = ?"
-            " AND amount != 0 AND posted BETWEEN date(?, ?) AND date(?, ?) AND pending = 0 AND transfer_id IS NULL ORDER BY id",
+            " AND amount != 0 AND posted BETWEEN date(?, ?) AND date(?, ?) AND pending = 0 AND transfer_id IS NULL"
+            + _NOT_FILED_ELSEWHERE + " ORDER BY id",
             (row["currency"], row["amount"] < 0, row["posted"], f"-{EXCHANGE_MATCH_DAYS} days",
              row["posted"], f"+{EXCHANGE_MATCH_DAYS} days"),
         )
