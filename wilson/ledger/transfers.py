@@ -151,7 +151,7 @@ _LEG_COLUMNS = "id, account_id, posted, amount, currency, description, fingerpri
 # A row the user filed under spending or income (`ONLINE TRANSFER` that paid the rent) is no leg:
 # linked, it would leave the reports, and the user could no longer file it.
 _NOT_FILED_ELSEWHERE = (
-    " AND NOT (category_source = 'user' AND category_id IN (SELECT id FROM categories WHERE kind != 'transfer'))"
+    " AND (category_source IS NOT 'user' OR category_id IS NULL OR category_id IN (SELECT id FROM categories WHERE kind = 'transfer'))"
 )
 
 
