@@ -33,3 +33,13 @@ def test_a_full_disk_under_the_output_is_said_as_such() -> None:
         done = subprocess.run([sys.executable, "-m", "wilson", "accounts", "--json"], stdout=full, stderr=subprocess.PIPE, text=True)
     assert done.returncode == 1
     assert done.stderr.strip() == "wilson: could not write the output: No space left on device"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_an_import_whose_summary_cannot_be_written_says_the_import_stands(tmp_path: Path) -> None:
+    path = tmp_path / "a.csv"
+    path.write_text("Date,Description,Amount\n2025-03-04,COFFEE,-4.50\n", encoding="utf-8")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "wilson", "import", str(path)], stdout=full, stderr=subprocess.PIPE, text=True)
+    assert done.returncode == 1 and done.stderr.strip().endswith(
+        "could not write the output: No space left on device; the import itself is not undone by it (wilson import --history lists what was saved)")

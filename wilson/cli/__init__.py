@@ -25,11 +25,13 @@ SUBCOMMANDS = {
 }
 
 
-def _unwritable(exc: Exception) -> str | None:
+def _unwritable(exc: Exception, command: str | None) -> str | None:
     """A full disk or a failing device under the output (`wilson export > /dev/full`) is no fault
-    of Wilson's: said as such, without a traceback log."""
+    of Wilson's: said as such, without a traceback log. An import's summary comes after its
+    write, which a full ledger disk would have refused first."""
     if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EIO):
-        return f"could not write the output: {exc.strerror}"
+        saved = "; the import itself is not undone by it (wilson import --history lists what was saved)" if command == "import" else ""
+        return f"could not write the output: {exc.strerror}{saved}"
     return None
 
 
@@ -54,7 +56,7 @@ class LazyGroup(click.Group):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             ctx.exit(0)
         except Exception as exc:  # the last line of defence: never show a traceback
-            complain(_unwritable(exc) or unexpected(exc))
+            complain(_unwritable(exc, ctx.invoked_subcommand) or unexpected(exc))
             ctx.exit(1)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
