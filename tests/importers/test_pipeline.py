@@ -1406,57 +1406,11 @@ def test_regular_transfers_of_one_amount_pair_by_date(tmp_path: Path) -> None:
         assert import_file(ledger, savings, account="Savings").transfers_linked == 4
         pairs = ledger.query("SELECT t.posted, o.posted AS other FROM transactions t JOIN transactions o ON o.id = t.transfer_id")
         assert all(p["posted"] == p["other"] for p in pairs) and len(pairs) == 8
-        ambiguous = write(tmp_path, "more.csv", "2026-11-02,ONLINE TRANSFER,-75.00\n")
-        import_file(ledger, write(tmp_path, "brokerage.csv", "2026-11-02,DEPOSIT,75.00\n2026-11-03,DEPOSIT,60.00\n"), account="Brokerage")
-        import_file(ledger, write(tmp_path, "savings2.csv", "2026-11-02,DEPOSIT,75.00\n2026-11-03,DEPOSIT,60.00\n"), account="Savings")
+        ambiguous = write(tmp_path, "more.csv", "2026-11-02,TRANSFER TO SAVINGS,-75.00\n")
+        import_file(ledger, write(tmp_path, "brokerage.csv", "2026-11-02,DEPOSIT,75.00\n"), account="Brokerage")
+        import_file(ledger, write(tmp_path, "savings2.csv", "2026-11-02,DEPOSIT,75.00\n"), account="Savings")
         assert import_file(ledger, ambiguous, account="Checking").transfers_linked == 0  # nothing says which it went to
-        named = import_file(ledger, write(tmp_path, "named.csv", "2026-11-03,TRANSFER TO SAVINGS,-60.00\n"), account="Checking")
-        assert named.transfers_linked == 1  # the brokerage is no savings account
-        assert ledger.scalar("SELECT a.name FROM transactions t JOIN transactions o ON o.id = t.transfer_id"
-                             " JOIN accounts a ON a.id = o.account_id WHERE t.description = 'TRANSFER TO SAVINGS'") == "Savings"
 
-
-def test_a_transfer_naming_savings_never_links_to_a_cards_payment(tmp_path: Path) -> None:
-    """The card's file came before the savings file: checking's `ONLINE TRANSFER TO SAVINGS` is no
-    leg of the card's `Payment Thank You` of the same amount and day, and links to the savings leg."""
-    with Ledger() as ledger:
-        import_file(ledger, write(tmp_path, "checking.csv", "2025-01-20,ONLINE TRANSFER TO SAVINGS,-500.00\n2025-01-06,KROGER,-45.10\n"),
-                    account="Checking")
-        card = import_file(ledger, write(tmp_path, "card.csv", "2025-01-20,Payment Thank You,500.00\n2025-01-09,SHELL,-40.00\n"),
-                           account="Visa Card")
-        assert card.transfers_linked == 0
-        savings = import_file(ledger, write(tmp_path, "savings.csv", "2025-01-21,TRANSFER FROM CHECKING,500.00\n"), account="Savings")
-        assert savings.transfers_linked == 1
-
-def test_each_leg_of_a_transfer_is_the_others_likeliest(tmp_path: Path) -> None:
-    """A Zelle payment the day before is no leg of the savings deposit when checking's transfer to
-    savings of its own day is; and a transfer from checking beats the card's payment of the same
-    day as the other leg of checking's plain `ONLINE TRANSFER`."""
-    checking = "2025-04-08,Zelle Transfer Conf# d8f3k2m1p; Smith John,-150.00\n2025-04-09,Online Banking transfer to SAV 7777,-150.00\n"
-    savings = "2025-04-09,Online Banking transfer from CHK 5555,150.00\n"
-    for order in ((checking, "BofA Checking", "c.csv"), (savings, "BofA Savings", "s.csv")), ((savings, "BofA Savings", "s.csv"), (checking, "BofA Checking", "c.csv")):
-        with Ledger() as ledger:
-            for text, account, name in order:
-                import_file(ledger, write(tmp_path, name, text), account=account)
-            assert ledger.query("SELECT t.description AS leg, o.description AS other FROM transactions t JOIN transactions o"
-                                " ON o.id = t.transfer_id WHERE t.amount > 0") == [
-                {"leg": "Online Banking transfer from CHK 5555", "other": "Online Banking transfer to SAV 7777"}]
-    with Ledger() as ledger:
-        import_file(ledger, write(tmp_path, "card.csv", "2025-01-20,Payment Thank You - Web,500.00\n"), account="Chase Card")
-        import_file(ledger, write(tmp_path, "savings.csv", "2025-01-21,TRANSFER FROM CHECKING,500.00\n"), account="Savings")
-        import_file(ledger, write(tmp_path, "checking.csv", "2025-01-20,ONLINE TRANSFER,-500.00\n"), account="Checking")
-        assert ledger.scalar("SELECT o.description FROM transactions t JOIN transactions o ON o.id = t.transfer_id"
-                             " WHERE t.description = 'ONLINE TRANSFER'") == "TRANSFER FROM CHECKING"
-
-def test_a_row_the_user_filed_as_spending_is_no_leg(tmp_path: Path) -> None:
-    """`ONLINE TRANSFER` that the user filed under Rent paid the rent: a savings deposit of the
-    same amount two days later is not its other leg (linked, the rent left the reports)."""
-    with Ledger() as ledger:
-        import_file(ledger, write(tmp_path, "checking.csv", "2025-05-01,ONLINE TRANSFER REF #IB0F4K2,-1500.00\n"), account="Checking")
-        with ledger.write() as conn:
-            conn.execute("UPDATE transactions SET category_id = ?, category_source = 'user'", (ledger.ensure_category("Rent"),))
-        savings = import_file(ledger, write(tmp_path, "savings.csv", "2025-05-03,DEPOSIT,1500.00\n"), account="Savings")
-        assert savings.transfers_linked == 0 and ledger.scalar("SELECT COUNT(*) FROM transactions WHERE transfer_id IS NOT NULL") == 0
 
 def test_a_deposited_check_is_not_the_other_leg_of_a_transfer(tmp_path: Path) -> None:
     with Ledger() as ledger:

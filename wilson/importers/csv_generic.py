@@ -350,12 +350,11 @@ class _Conversion:
     def _billing_currency(self, index: int) -> str | None:
         """The account's currency, from what each purchase was paid in beside no original amount:
         the one they all name, else the one money in names (a payment to the card is in its own
-        currency; a month abroad's purchases, the most of them, are not). None when most rows name
+        currency; a month abroad's purchases, the most of them, are not). None when some rows name
         none: those are in the account's own currency, which the file leaves unsaid (Mercury's
-        `Original Currency` is filled only on a purchase abroad); a few blank ones (a payment row)
-        are no sign of that."""
+        `Original Currency` is filled only on a purchase abroad)."""
         column = self.columns[index]
-        if sum(not cell.strip() for cell in column) * 2 >= len(column):
+        if any(not cell.strip() for cell in set(column)):
             return None
         codes = per_distinct(currency_cell, column)
         named = set(filter(None, codes))

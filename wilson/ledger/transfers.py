@@ -83,10 +83,9 @@ def link_transfers(ledger: Ledger, batch_id: int, rows: NewRows) -> int:
     transfer_category = ledger.scalar("SELECT id FROM categories WHERE name = 'Transfer'")
     hinted = {(rows.account_id[i], rows.fingerprint[i]): name.casefold() for i, name in rows.transfer_hint.items()}
     said = partial(_said, hinted, transfer_category)
-    accounts = ledger.query("SELECT id, name, type, number FROM accounts")
+    accounts = ledger.query("SELECT id, name, number FROM accounts")
     names = {row["id"]: row["name"].casefold() for row in accounts}
     endings = {row["id"]: _last_digits(row["number"], row["name"]) for row in accounts}
-    kinds = {row["id"]: _kind_of_account(row["name"], row["type"]) for row in accounts}
     # The rows on these dates are read as plain tuples and only the few that may be legs in full:
     # another big account's rows are all on them.
     cursor = conn.cursor()
@@ -95,7 +94,7 @@ def link_transfers(ledger: Ledger, batch_id: int, rows: NewRows) -> int:
         row_id
         for row_id, text, account_id, fingerprint, category_id, source in cursor.execute(
             "SELECT id, description, account_id, fingerprint, category_id, category_source FROM transactions"
-            " WHERE posted BETWEEN ? AND ? AND pending = 0 AND transfer_id IS NULL AND amount != 0" + _NOT_FILED_ELSEWHERE,
+            " WHERE posted BETWEEN ? AND ? AND pending = 0 AND transfer_id IS NULL AND amount != 0",
             (low, high),
         )
         if _may_be_a_leg(text) or (category_id == transfer_category and source in _FILED_BY) or (account_id, fingerprint) in hinted
@@ -105,34 +104,25 @@ def link_transfers(ledger: Ledger, batch_id: int, rows: NewRows) -> int:
     )
     linked = 0
     taken: set[int] = set()
-
-    def likeliest_leg(row: dict) -> dict | None:
-        target = said(row)
-        matches = [
-            dict(m)
-            for m in conn.execute(
-                f"SELECT {_LEG_COLUMNS} FROM transactions WHERE account_id != ? AND currency = ? AND amount = ?"
-                " AND posted BETWEEN date(?, ?) AND date(?, ?) AND pending = 0 AND transfer_id IS NULL" + _NOT_FILED_ELSEWHERE + " ORDER BY id",
-                (row["account_id"], row["currency"], -row["amount"], row["posted"], f"-{TRANSFER_MATCH_DAYS} days",
-                 row["posted"], f"+{TRANSFER_MATCH_DAYS} days"),
-            )
-            if m["id"] not in taken and _could_be_legs(row, m, target, said(m), names)
-            and not _names_another_account(row, m, endings) and not _names_another_account(m, row, endings)
-            and not _names_another_kind(row, kinds[m["account_id"]]) and not _names_another_kind(m, kinds[row["account_id"]])
-        ]
-        return _likeliest_leg(row, matches, target, names, kinds)
-
     for row in candidates:
         if row["id"] in taken:
             continue
+        target = said(row)
         if CURRENCY_EXCHANGE.search(row["description"]):
             other = _exchange_leg(conn, row, taken)
         else:
-            other = likeliest_leg(row)
-            # Each leg must be the other's likeliest: a Zelle payment the day before is not the
-            # savings deposit's other leg when checking's `transfer to SAV` of its day is.
-            if other is not None and (likeliest_leg(other) or {}).get("id") != row["id"]:
-                continue
+            matches = [
+                dict(m)
+                for m in conn.execute(
+                    f"SELECT {_LEG_COLUMNS} FROM transactions WHERE account_id != ? AND currency = ? AND amount = ?"
+                    " AND posted BETWEEN date(?, ?) AND date(?, ?) AND pending = 0 AND transfer_id IS NULL ORDER BY id",
+                    (row["account_id"], row["currency"], -row["amount"], row["posted"], f"-{TRANSFER_MATCH_DAYS} days",
+                     row["posted"], f"+{TRANSFER_MATCH_DAYS} days"),
+                )
+                if m["id"] not in taken and _could_be_legs(row, m, target, said(m), names)
+                and not _names_another_account(row, m, endings) and not _names_another_account(m, row, endings)
+            ]
+            other = _likeliest_leg(row, matches, target, names)
         if other is None or batch_id not in (row["batch_id"], other["batch_id"]):
             continue
         taken.update((row["id"], other["id"]))
@@ -148,11 +138,6 @@ def link_transfers(ledger: Ledger, batch_id: int, rows: NewRows) -> int:
 
 
 _LEG_COLUMNS = "id, account_id, posted, amount, currency, description, fingerprint, batch_id, category_id, category_source"
-# A row the user filed under spending or income (`ONLINE TRANSFER` that paid the rent) is no leg:
-# linked, it would leave the reports, and the user could no longer file it.
-_NOT_FILED_ELSEWHERE = (
-    " AND (category_source IS NOT 'user' OR category_id IS NULL OR category_id IN (SELECT id FROM categories WHERE kind = 'transfer'))"
-)
 
 
 def _said(hinted: dict[tuple[int, int], str], transfer_category: int | None, row: dict) -> str | None:
@@ -209,43 +194,6 @@ def _names_another_account(row: dict, other: dict, endings: dict[int, str | None
     return bool(named) and ending is not None and not named & {ending, endings.get(row["account_id"])}
 
 
-# The kind of account a leg's text moves money to or from: `ONLINE TRANSFER TO SAVINGS`, `Deposit
-# from 360 Checking XXXX5678`, `PAYMENT TO VISA CARD 4321`. Only a kind after to/from (or a card
-# beside its payment) is the other account's: `Monthly savings` may be a savings row's own name.
-_TO_OR_FROM = r"\b(?:to|from|into)\s+(?:[\w'&.-]+\s+){0,3}?"
-_CARD = r"\b(?:card|crd|visa|master ?card|amex|american express)\b"
-_PAYS = r"\b(?:payment|pmt|pymt|autopay|auto pay|e-?payment)\b"
-_KINDS_NAMED = (
-    ("savings", re.compile(rf"{_TO_OR_FROM}(?:savings?|sav|saver)\b", re.IGNORECASE)),
-    ("checking", re.compile(rf"{_TO_OR_FROM}(?:checking|chequing|chk|current account)\b", re.IGNORECASE)),
-    ("credit_card", re.compile(rf"{_TO_OR_FROM}{_CARD}|{_CARD}.*{_PAYS}|{_PAYS}.*{_CARD}", re.IGNORECASE)),
-)
-# The kind an account's own name says (`Ally Savings 1234`, `Chase Card`, `Checking …2345`).
-_ACCOUNT_KINDS = (
-    ("savings", re.compile(r"\bsav(?:ings?|er)?\b|épargne|epargne|spar", re.IGNORECASE)),
-    ("credit_card", re.compile(r"credit ?card|\bcard\b|\bvisa\b|master ?card|\bamex\b|kreditkarte", re.IGNORECASE)),
-    ("checking", re.compile(r"check|chequ|\bchk\b|giro|current account", re.IGNORECASE)),
-)
-
-
-def _kind_of_account(name: str, stated: str) -> str | None:
-    """The kind an account's name says, else its type unless that is `checking`, the type of every
-    account nothing said the type of."""
-    return next((kind for kind, words in _ACCOUNT_KINDS if words.search(name)), None) or (stated if stated != "checking" else None)
-
-
-def _kind_named(text: str) -> str | None:
-    return next((named for named, words in _KINDS_NAMED if words.search(text)), None)
-
-
-def _names_another_kind(row: dict, kind: str | None) -> bool:
-    """Whether `row`'s text moves money to or from another kind of account than the other leg's:
-    checking's `ONLINE TRANSFER TO SAVINGS` is no leg of a card's `Payment Thank You` of the same
-    amount, whichever of the three files came first."""
-    named = _kind_named(row["description"])
-    return named is not None and kind is not None and named != kind
-
-
 def _exchange_leg(conn: sqlite3.Connection, row: dict, taken: set[int]) -> dict | None:
     """The other leg of a currency conversion: money the other way, in another currency (in another
     account, or in the same one when it holds several, as Wise's does), that reads like a conversion
@@ -256,8 +204,7 @@ def _exchange_leg(conn: sqlite3.Connection, row: dict, taken: set[int]) -> dict 
         dict(m)
         for m in conn.execute(
             f"SELECT {_LEG_COLUMNS} FROM transactions WHERE currency != ? AND (amount > 0) = ?"
-            " AND amount != 0 AND posted BETWEEN date(?, ?) AND date(?, ?) AND pending = 0 AND transfer_id IS NULL"
-            + _NOT_FILED_ELSEWHERE + " ORDER BY id",
+            " AND amount != 0 AND posted BETWEEN date(?, ?) AND date(?, ?) AND pending = 0 AND transfer_id IS NULL ORDER BY id",
             (row["currency"], row["amount"] < 0, row["posted"], f"-{EXCHANGE_MATCH_DAYS} days",
              row["posted"], f"+{EXCHANGE_MATCH_DAYS} days"),
         )
@@ -282,19 +229,12 @@ def _may_be_a_leg(text: str) -> bool:
     return _reads_like_transfer(text) or bool(CURRENCY_EXCHANGE.search(text) or WALLET_FUNDING.search(text))
 
 
-def _likeliest_leg(
-    row: dict, matches: list[dict], target: str | None, names: dict[int, str], kinds: dict[int, str | None]
-) -> dict | None:
-    """The other leg among the possible ones: in the account the file names, else one whose text
-    or `row`'s names the kind of the other's account (`TRANSFER FROM CHECKING` beside checking's
-    `ONLINE TRANSFER`, not the card's `Payment Thank You`), else reading like a transfer, then
-    nearest in date. Two regular $100 sweeps to savings on one day are interchangeable (same
-    account), so either pairing is right; equally likely legs in different accounts are not."""
-    def fits(m: dict) -> bool:
-        mine, theirs = kinds[row["account_id"]], kinds[m["account_id"]]
-        return (mine is not None and _kind_named(m["description"]) == mine) or (theirs is not None and _kind_named(row["description"]) == theirs)
-
-    for prefer in (lambda m: names[m["account_id"]] == target, fits, lambda m: TRANSFER_WORDS.search(m["description"])):
+def _likeliest_leg(row: dict, matches: list[dict], target: str | None, names: dict[int, str]) -> dict | None:
+    """The other leg among the possible ones: in the account the file names, else reading like a
+    transfer, then nearest in date. Two regular $100 sweeps to savings on one day are
+    interchangeable (same account), so either pairing is right; equally likely legs in different
+    accounts are not."""
+    for prefer in (lambda m: names[m["account_id"]] == target, lambda m: TRANSFER_WORDS.search(m["description"])):
         if len(matches) > 1 and any(map(prefer, matches)):
             matches = [m for m in matches if prefer(m)]
     return _nearest_in_one_account(row, matches)
