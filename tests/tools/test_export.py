@@ -187,6 +187,8 @@ def test_a_journal_of_an_account_without_rows_opens_at_its_stated_balance(tmp_pa
     assert subprocess.run(["bean-check", str(out)], capture_output=True).returncode == 0
     assert "2025-03-31 * \"\" \"Opening balances\"" in text
     assert _beancount_balances(out)[0][("Assets:Savings-8888", "USD")] == Decimal("5000.00")
+    with Ledger(tmp_path / "w.db") as ledger:  # a journal up to a day before that balance knows nothing of it
+        assert "Opening balances" not in export(ledger, "beancount", end=date(2025, 3, 1)).text
 
 def test_a_transfer_whose_other_leg_is_not_exported_posts_to_its_category(books, tmp_path):
     path = _write(books, tmp_path, "beancount", account="Visa")

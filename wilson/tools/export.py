@@ -102,8 +102,11 @@ def _openings(ledger: Ledger, start: date, account_id: int | None) -> list[dict]
     ]
 
 
-def _after_stated_balances(ledger: Ledger, account_id: int | None) -> date | None:
-    latest = ledger.scalar("SELECT MAX(balance_date) FROM accounts WHERE balance IS NOT NULL AND (? IS NULL OR id = ?)", (account_id, account_id))
+def _after_stated_balances(ledger: Ledger, account_id: int | None, end: date | None) -> date | None:
+    latest = ledger.scalar(
+        "SELECT MAX(balance_date) FROM accounts WHERE balance IS NOT NULL AND (? IS NULL OR id = ?) AND (? IS NULL OR balance_date <= ?)",
+        (account_id, account_id, *[end and end.isoformat()] * 2),
+    )
     return date.fromisoformat(latest) + timedelta(days=1) if latest else None
 
 
@@ -174,7 +177,7 @@ def export(ledger: Ledger, fmt: str, start: date | None = None, end: date | None
     else:
         # Before the first row a full export opens at the balance the bank stated; with no rows at
         # all (an account opened from an empty statement), the day after it.
-        opened = start or first or _after_stated_balances(ledger, account_id)
+        opened = start or first or _after_stated_balances(ledger, account_id, end)
         entries = build_entries(rows, splits, _openings(ledger, opened, account_id) if opened else [], opened, AccountNames())
         if fmt == "beancount":
             text = render_beancount(entries, account_row["currency"] if account_row else home_currency(ledger))
