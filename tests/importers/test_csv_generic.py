@@ -1172,7 +1172,7 @@ def test_a_bank_files_bill_payments_stay_money_out() -> None:
     assert [t.amount for t in paid_only.transactions] == [180000, -20000, 95000, 40000]
     assert paid_only.sign_reading == "unsure" and paid_only.accounts[0].type == "checking"
     assert paid_only.warnings == [
-        "its money out is all payments and its money in reads as purchases: read as money in; if they are a card's charges"
+        "its money out is all payments or returns and its money in reads as purchases: read as money in; if they are a card's charges"
         " (Amex's Date,Description,Amount download), undo and import with --format card_csv"
     ]
     charged = GENERIC.parse(text + "01/12/2025,NSF RETURN ITEM FEE,-35.00\n", "export.csv")

@@ -1089,7 +1089,7 @@ class _Conversion:
             # A card's (`ONLINE PAYMENT` and charges) or a bank's (bills paid, and money in of no telling name).
             self.sign_reading = "unsure"  # the account they go into may tell (a credit card's: charges)
             if len(signed) >= UNSURE_SIGNS_MIN:  # one or two rows say too little to warn of
-                seen = ("its money out is all payments and its money in reads as purchases" if money_out
+                seen = ("its money out is all payments or returns and its money in reads as purchases" if money_out
                         else "most amounts are positive and no card payment shows how the file signs them")
                 self.warnings.append(
                     f"{seen}: read as money in; if they are a card's charges (Amex's Date,Description,Amount download),"
