@@ -1444,6 +1444,11 @@ def test_a_purchase_currency_named_only_abroad_leaves_the_account_in_its_own() -
     euros = parse_text("Date,Description,Amount,Original Currency\n31/01/2025,Stripe,4210.55,EUR\n15/01/2025,Figma,-45.00,EUR\n")
     assert [(t.posted, t.amount, t.currency) for t in euros.transactions] == [(date(2025, 1, 31), 421055, None), (date(2025, 1, 15), -4500, None)]
     assert (euros.accounts[0].currency, euros.accounts[0].currency_stated) == ("EUR", True)
+    # A card naming pounds on every purchase, and nothing on its payment (`CRDT`), is in pounds.
+    pounds = parse_text("Date,Description,Billing Amount,Debit or Credit,Transaction Currency\n28/01/2025,TESCO,12.50,DBIT,GBP\n"
+                        "20/01/2025,PAYMENT RECEIVED,500.00,CRDT,\n15/01/2025,AMAZON,45.99,DBIT,GBP\n")
+    assert (pounds.accounts[0].currency, pounds.accounts[0].currency_stated) == ("GBP", True)
+    assert [t.amount for t in pounds.transactions] == [-1250, 50000, -4599]
 
 
 def test_iso_debit_and_credit_codes_and_tesco_banks_flag_column_sign_unsigned_amounts() -> None:

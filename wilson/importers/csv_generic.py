@@ -350,15 +350,17 @@ class _Conversion:
     def _billing_currency(self, index: int) -> str | None:
         """The account's currency, from what each purchase was paid in beside no original amount:
         the one they all name, else the one money in names (a payment to the card is in its own
-        currency; a month abroad's purchases, the most of them, are not). None when some rows name
-        none: those are in the account's own currency, which the file leaves unsaid (Mercury's
-        `Original Currency` is filled only on a purchase abroad)."""
+        currency; a month abroad's purchases, the most of them, are not). None when some purchases
+        name none: those are in the account's own currency, which the file leaves unsaid (Mercury's
+        `Original Currency` is filled only on a purchase abroad); a payment to the card naming none
+        (Virgin Money's `CRDT` row) says nothing of it."""
         column = self.columns[index]
-        if any(not cell.strip() for cell in set(column)):
+        direction = self.layout.single.get("direction")
+        flags = self.columns[direction] if direction is not None else repeat("")
+        if any(not cell.strip() and DIRECTION_WORDS.get(flag.strip().lower()) != 1 for cell, flag in zip(column, flags)):
             return None
         codes = per_distinct(currency_cell, column)
         named = set(filter(None, codes))
-        direction = self.layout.single.get("direction")
         if len(named) != 1 and direction is not None:
             named = {code for code, flag in zip(codes, self.columns[direction]) if code and DIRECTION_WORDS.get(flag.strip().lower()) == 1}
         return named.pop() if len(named) == 1 else None
