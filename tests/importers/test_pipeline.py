@@ -522,6 +522,28 @@ def test_a_running_balance_that_the_rows_since_the_last_one_do_not_explain_is_re
 
 
 
+def test_a_row_booked_later_under_an_earlier_day_is_counted_against_the_known_balance(tmp_path: Path) -> None:
+    """PayPal's eCheck is pending when February's file is taken and completes under its first day:
+    March's balances include it, and so does the ledger, which is no row missing. A row doubled
+    under an earlier day by the overlap of two downloads is one too many, and is said so."""
+    header = "Date,Description,Amount,Status,Balance\n"
+    february = ("2025-02-01,DEPOSIT,100.00,Completed,100.00\n2025-02-10,FRIEND,40.00,Completed,140.00\n"
+                "2025-02-20,UTILITY ECHECK,-25.00,Pending,\n2025-02-21,COFFEE,-5.00,Completed,135.00\n")
+    march = ("2025-02-20,UTILITY ECHECK,-25.00,Completed,115.00\n2025-02-21,COFFEE,-5.00,Completed,110.00\n"
+             "2025-03-10,FRIEND,40.00,Completed,150.00\n")
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "feb.csv", february, header), account="PayPal")
+        assert import_file(ledger, write(tmp_path, "mar.csv", march, header), account="PayPal").warnings == []
+    doubled = ("2025-02-19,STARBUCKS COFFEE,-5.00,Completed,135.00\n"  # February's coffee re-dated and re-worded: booked again
+               "2025-02-20,UTILITY ECHECK,-25.00,Completed,110.00\n2025-03-10,FRIEND,40.00,Completed,150.00\n")
+    with Ledger(tmp_path / "other.db") as ledger:
+        import_file(ledger, write(tmp_path, "feb.csv", february, header), account="PayPal")
+        assert import_file(ledger, write(tmp_path, "mar2.csv", doubled, header), account="PayPal").warnings == [
+            "PayPal: the running balance 150.00 on 2025-03-10 is 5.00 off the 135.00 known on 2025-02-21"
+            " and the rows between: a row may be missing, or in the ledger twice"
+        ]
+
+
 def test_a_statement_balance_that_the_rows_since_the_last_one_do_not_explain_is_reported(tmp_path: Path) -> None:
     january = ofx([("20250105", "-100.00", "A1", "HOTEL PARIS")])
     february = ofx([("20250203", "-40.00", "B1", "GROCER")]).replace("<BALAMT>1000.00<DTASOF>20250131", "<BALAMT>930.00<DTASOF>20250228")

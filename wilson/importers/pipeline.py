@@ -1160,7 +1160,7 @@ def _disagreement(ledger: Ledger, account: dict, before: list, fact: _Balance) -
         " WHERE account_id = ? AND currency = ? AND pending = 0 AND posted > ? AND posted <= ?",
         (account["id"], account["currency"], low, high),
     )
-    if stated_on > known_on:  # a row of that day the earlier download came too early for
+    if stated_on > known_on:  # a row the earlier download came too early for
         moved += ledger.scalar(_BOOKED_AFTER_STATED, {"account": account["id"], "currency": account["currency"], "day": known_on})
     expected = known + moved if stated_on > known_on else known - moved
     if expected == fact.amount:
@@ -1196,14 +1196,20 @@ def _widest_gap(ledger: Ledger, account_id: int, low: str, high: str) -> tuple[s
     return (shift(widest[0], 1), shift(widest[1], -1)) if days(widest[1], widest[0]) > UNIMPORTED_GAP_DAYS else None
 
 
-# Rows of the day of an account's known statement balance that batches after the one stating it
-# added: posted that day, but after the download (a balance is as of a day, a download at an hour).
+# Rows that batches after the one stating an account's known balance added on the days its file
+# covered up to that balance: posted that day, but after the download (a balance is as of a day, a
+# download at an hour), or booked later under an earlier date (PayPal's eCheck, pending when that
+# file was taken, completes under its first day). Days before that file are not among them: an
+# older month imported later was in the bank's balance all along.
 _BOOKED_AFTER_STATED = """
-SELECT COALESCE(SUM(t.amount), 0) FROM transactions t
-WHERE t.account_id = :account AND t.currency = :currency AND t.pending = 0 AND t.posted = :day AND t.batch_id > (
-    SELECT MAX(b.id) FROM import_batches b, json_each(b.account_changes, '$.stated') s
+WITH stating AS (
+    SELECT b.id, b.first_date FROM import_batches b, json_each(b.account_changes, '$.stated') s
     WHERE b.undone_at IS NULL AND json_extract(s.value, '$[0]') = :account AND json_extract(s.value, '$[1][1]') = :day
+    ORDER BY b.id DESC LIMIT 1
 )
+SELECT COALESCE(SUM(t.amount), 0) FROM transactions t, stating
+WHERE t.account_id = :account AND t.currency = :currency AND t.pending = 0
+  AND t.posted BETWEEN COALESCE(stating.first_date, :day) AND :day AND t.batch_id > stating.id
 """
 
 
