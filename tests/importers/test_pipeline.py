@@ -544,6 +544,19 @@ def test_a_row_booked_later_under_an_earlier_day_is_counted_against_the_known_ba
         ]
 
 
+def test_a_newest_row_without_its_balance_is_in_the_days_balance(tmp_path: Path) -> None:
+    """A newest-first download whose newest row has a blank balance: that row is in the day's
+    balance (as the chain reads it), so the next download's balances follow on without a word."""
+    header = "Date,Description,Amount,Balance\n"
+    march = "2025-03-04,CHIPOTLE,-70.28,\n2025-03-04,SHELL,-40.00,6026.81\n2025-03-02,PAYROLL,2000.00,6066.81\n"
+    april = "2025-04-04,RENT,-1500.00,4400.00\n2025-03-20,KROGER,-56.53,5900.00\n"
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "march.csv", march, header), account="Checking")
+        assert ledger.query_one("SELECT balance, balance_date FROM accounts") == {"balance": 595653, "balance_date": "2025-03-04"}
+        assert [w for w in import_file(ledger, write(tmp_path, "april.csv", april, header), account="Checking").warnings
+                if "running balance" in w] == []
+
+
 def test_a_statement_balance_that_the_rows_since_the_last_one_do_not_explain_is_reported(tmp_path: Path) -> None:
     january = ofx([("20250105", "-100.00", "A1", "HOTEL PARIS")])
     february = ofx([("20250203", "-40.00", "B1", "GROCER")]).replace("<BALAMT>1000.00<DTASOF>20250131", "<BALAMT>930.00<DTASOF>20250228")

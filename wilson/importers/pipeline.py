@@ -1237,10 +1237,12 @@ def check_running_balance(rows: ParsedRows) -> tuple[list[int], tuple[int, date]
     else:
         entries = list(zip(lines, amounts, balances))
         forward, backward = _misses(entries), sorted(_misses(reversed(entries)))
+    # The latest balance carries the newer rows without one (as the chain does): Chase's newest row
+    # of a day with its balance cell blank was left out of that day's balance.
     first, last = known[0], known[-1]
     if (len(backward), posted[last]) < (len(forward), posted[first]):
-        return backward, (balances[first], posted[first])
-    return forward, (balances[last], posted[last])
+        return backward, (balances[first] + sum(amounts[:first]), posted[0])
+    return forward, (balances[last] + sum(amounts[last + 1:]), posted[-1])
 
 
 def _misses(ordered: Iterable[tuple[int, int, int | None]]) -> list[int]:
