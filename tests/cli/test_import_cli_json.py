@@ -8,6 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from wilson.cli import main
+from wilson.ledger import Ledger
 
 HEADER = "Date,Description,Amount\n"
 
@@ -138,3 +139,17 @@ def test_a_refused_first_import_leaves_no_ledger_behind_and_a_later_refusal_keep
     assert run(str(broken)).exit_code == 1
     assert ledger.exists()
     assert json.loads(run(str(good)).stdout)["duplicates"] == 1  # the first import's row is still there
+
+
+def test_a_dash_imports_the_export_piped_in_and_records_no_path(tmp_path: Path) -> None:
+    export = HEADER + "2025-01-02,COFFEE,-1.00\n2025-01-03,PAYROLL,1500.00\n"
+    out = CliRunner().invoke(main, ["import", "--json", "-"], input=export.encode())
+    assert out.exit_code == 0, out.output
+    assert (json.loads(out.stdout)["added"], json.loads(out.stdout)["path"]) == (2, "-")
+    again = CliRunner().invoke(main, ["import", "--json", "-"], input=export.encode())
+    assert (json.loads(again.stdout)["added"], json.loads(again.stdout)["duplicates"]) == (0, 2)
+    ledger = Ledger()
+    assert [(row["file_name"], row["file_path"]) for row in ledger.query("SELECT * FROM import_batches")] == [("-", None)] * 2
+    ledger.close()
+    empty = CliRunner().invoke(main, ["import", "-"], input=b"")
+    assert (empty.exit_code, empty.stderr) == (1, "wilson: -: the file is empty\n")

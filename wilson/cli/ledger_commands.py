@@ -33,7 +33,8 @@ def import_command(
     paths: tuple[Path, ...], account: str | None, forced_format: str | None, currency: str | None, dry_run: bool,
     skip_bad: bool, as_json: bool, undo: int | None, list_formats: bool, history: bool,
 ) -> None:
-    """Import bank exports (CSV, OFX/QFX, QIF) into the ledger; re-importing adds nothing."""
+    """Import bank exports (CSV, OFX/QFX, QIF) into the ledger; re-importing adds nothing. A PATH
+    of `-` reads one from standard input."""
     from wilson.ledger import Ledger, LedgerError
     from wilson.ledger.db import IN_MEMORY
     from wilson.paths import ledger_path

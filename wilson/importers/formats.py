@@ -9,8 +9,8 @@ format; `--format NAME` may force one.
 from __future__ import annotations
 
 import hashlib
-
 import importlib
+import sys
 from pathlib import Path
 from typing import Protocol
 
@@ -26,6 +26,7 @@ _PARSER_MODULES = (
 )
 
 MAX_FILE_BYTES = 200 * 1024 * 1024
+STDIN = Path("-")  # `wilson import -`: the export piped in
 
 
 class Format(Protocol):
@@ -83,11 +84,14 @@ def read_bytes(path: Path) -> bytes:
     source = str(path)
     limit = f"the limit is {MAX_FILE_BYTES // (1024 * 1024)} MB"
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise ImportRefused(source, f"file is {size // (1024 * 1024)} MB; {limit}")
-        with path.open("rb") as handle:  # a pipe or a device states no size: read no further than the limit
-            data = handle.read(MAX_FILE_BYTES + 1)
+        if path == STDIN:
+            data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+        else:
+            size = path.stat().st_size
+            if size > MAX_FILE_BYTES:
+                raise ImportRefused(source, f"file is {size // (1024 * 1024)} MB; {limit}")
+            with path.open("rb") as handle:  # a pipe or a device states no size: read no further than the limit
+                data = handle.read(MAX_FILE_BYTES + 1)
         if len(data) > MAX_FILE_BYTES:
             raise ImportRefused(source, f"more than {MAX_FILE_BYTES // (1024 * 1024)} MB to read; {limit}")
     except FileNotFoundError:
@@ -104,10 +108,13 @@ def read_bytes(path: Path) -> bytes:
 
 
 def parse_file(path: Path, forced_format: str | None = None, currency: str | None = None) -> ParseResult:
+    return parse_bytes(read_bytes(path), str(path), forced_format, currency)
+
+
+def parse_bytes(data: bytes, source: str, forced_format: str | None = None, currency: str | None = None) -> ParseResult:
+    """Parse a file's bytes, read once by the caller: a pipe cannot be read again to parse it another way."""
     from wilson.importers.text import decode
 
-    source = str(path)
-    data = read_bytes(path)
     text = decode(data, source)
     ranked = ranked_formats(text, source, forced_format)
     if ranked[0].name in _GUESSING:

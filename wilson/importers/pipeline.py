@@ -24,7 +24,7 @@ from typing import Callable, Iterable, Iterator
 from wilson.importers.csv_generic import CARD_CSV, CARD_SAMPLE, GENERIC_CSV, UNSURE_SIGNS_MIN
 from wilson.importers.csv_inferred import INFERRED_CSV
 from wilson.importers.file_categories import file_categories
-from wilson.importers.formats import format_names, parse_file
+from wilson.importers.formats import STDIN, format_names, parse_bytes, read_bytes
 from wilson.importers.model import (
     LEDGER_EXPORTS, UNNAMED, ImportRefused, ParsedAccount, ParsedRows, ParseResult, RowError, name_from_file, per_distinct, type_named,
 )
@@ -128,15 +128,18 @@ def _import_file(
     categorize: Callable[[NewRows], None] | None,
     currency: str | None,
     read_in: str | None = None,
+    data: bytes | None = None,
 ) -> ImportSummary:
-    """`read_in`: the currency of the account a file stating none turned out to go into (`_ReadAgain`)."""
+    """`read_in`: the currency of the account a file stating none turned out to go into (`_ReadAgain`);
+    `data`: the file's bytes when it is read again."""
     say = progress or (lambda stage: None)
     source = str(path)
     say("reading")
     # A file stating no currency that goes into an account the user named is in that account's.
     named_account = _account_named(ledger, account) if account and not currency else None
     given = currency or (named_account["currency"] if named_account else None) or read_in
-    result = parse_file(path, forced_format, given)
+    data = data or read_bytes(path)
+    result = parse_bytes(data, source, forced_format, given)
     guessed = set() if given else {parsed.key for parsed in result.accounts if not parsed.currency_stated}
     # So is one going by its number or name into an account the ledger holds (next month's `Yucho.csv`).
     held_in = _known_currency(ledger, result, guessed, source) if guessed and not account else None
@@ -145,7 +148,7 @@ def _import_file(
     card, doubt = (None, None) if forced_format or before or not read_as_table else _card_awaiting(ledger, result, account, source)
     again_as = CARD_CSV if card else before if before != result.format else None
     if again_as or held_in:
-        result = parse_file(path, again_as or forced_format, given or held_in)
+        result = parse_bytes(data, source, again_as or forced_format, given or held_in)
     if result.format in (QIF, QIF_ISSUER) and not forced_format:
         _issuer_side_remembered(ledger, result, account)
     if card:
@@ -207,7 +210,7 @@ def _import_file(
             only_account = accounts[next(iter(accounts))]["id"] if len(accounts) == 1 else None
             batch = BatchRecord(
                 file_name=_storable(path.name),
-                file_path=_storable(str(path.resolve())),
+                file_path=None if path == STDIN else _storable(str(path.resolve())),
                 file_hash=file_hash,
                 format=result.format,
                 account_id=only_account,
@@ -238,7 +241,7 @@ def _import_file(
     except _DryRun:
         summary.batch_id = None
     except _ReadAgain as again:
-        return _import_file(ledger, path, account, forced_format, dry_run, skip_bad, progress, categorize, currency, again.currency)
+        return _import_file(ledger, path, account, forced_format, dry_run, skip_bad, progress, categorize, currency, again.currency, data)
     return summary
 
 

@@ -38,7 +38,7 @@ SAME_DAYS_MIN = 3  # held rows on a file's days, at the least, before it can be 
 @dataclass
 class BatchRecord:
     file_name: str
-    file_path: str
+    file_path: str | None  # None: piped in
     file_hash: str
     format: str
     account_id: int | None
