@@ -88,11 +88,17 @@ _INDIAN_TRANSFER = re.compile(
     r"(?:(?:payment|paid|pay)[-/])?([^-/@]+)",
     re.I,
 )
-# The labelled fields after the party: a French transfer's (`ACME SAS MOTIF: FACTURE 12 REF: 345`), and
+# Chase's ACH entry names its originator first among labelled fields:
+# `ORIG CO NAME:GUSTO ORIG ID:9138864001 DESC DATE:240401 CO ENTRY DESCR:PAYROLL SEC:PPD … IND NAME:JANE DOE`.
+_ACH_ORIGINATOR = re.compile(r"^ORIG CO NAME\s*:\s*(.+?)\s+(?:ORIG ID|DESC DATE|CO ENTRY DESCR|SEC|IND ID|IND NAME|TRN)\s*:", re.I)
+# The labelled fields after the party: a French transfer's (`ACME SAS MOTIF: FACTURE 12 REF: 345`),
 # Bank of America's ACH entry description, ids, account holder's name and SEC code
-# (`ACME CORP DES:PAYROLL ID:123 INDN:DOE JOHN CO ID:987 PPD`).
+# (`ACME CORP DES:PAYROLL ID:123 INDN:DOE JOHN CO ID:987 PPD`), and Chase's SEC code and company id
+# after an ACH debit (`COMCAST 8155 PPD ID: 0000123456`, `CITI AUTOPAY WEB ID: CITICARDAP`).
 _FIELD_TAIL = re.compile(
-    r"\s+(?:/(?:MOTIF|REF|REFDO|ID EMETTEUR|LIB)\b|(?:MOTIF|REF|REFDO|ID EMETTEUR|LIB)\s*:|DES:(?=\S.*\b(?:ID|INDN):)).*$", re.I
+    r"\s+(?:/(?:MOTIF|REF|REFDO|ID EMETTEUR|LIB)\b|(?:MOTIF|REF|REFDO|ID EMETTEUR|LIB)\s*:|DES:(?=\S.*\b(?:ID|INDN):)"
+    r"|(?:PPD|WEB|CCD|TEL|ARC|BOC|POP|RCK|CTX|IAT)\s+ID\s*:).*$",
+    re.I,
 )
 # PKO BP's labelled fields: `Lokalizacja: Adres: ŻABKA Z1234 Miasto: …`, `Nazwa nadawcy: ACME SP. Z O.O. Tytuł: …`
 _POLISH_PARTY = re.compile(
@@ -203,7 +209,10 @@ def _strip(text: str) -> str:
         return _ALIAS_NAMES[alias.lastgroup]
     if _SEPA_TAGS.search(text):
         text = _sepa_purpose(text)
-    party = _LABELLED_PARTY.match(text) or _NAMED_FIELD.search(text) or _INDIAN_TRANSFER.match(text) or _POLISH_PARTY.search(text)
+    party = (
+        _LABELLED_PARTY.match(text) or _NAMED_FIELD.search(text) or _INDIAN_TRANSFER.match(text) or _POLISH_PARTY.search(text)
+        or _ACH_ORIGINATOR.match(text)
+    )
     if party:
         text = next(group for group in party.groups() if group)
     text = _DUTCH_CARD_NUMBER.sub("", text)
