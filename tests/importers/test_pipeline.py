@@ -155,6 +155,18 @@ def test_a_file_naming_its_account_goes_by_it_after_a_wrong_account_was_undone(t
         assert import_file(ledger, path).accounts == ["Chase Checking …1234"]
 
 
+def test_a_file_put_into_another_numbers_account_goes_there_again(tmp_path: Path) -> None:
+    """A new card's first download, put by --account into the old card's account, imported again
+    without it: no account has its number, so it goes where it went and adds nothing, rather than
+    opening an account for the number and booking every row again."""
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "old.ofx", ofx([("20250105", "-10.00", "A1", "COFFEE")]), header=""))
+        new_card = write(tmp_path, "new.ofx", ofx([("20250205", "-12.00", "B1", "TEA")]).replace("555123", "555999"), header="")
+        assert import_file(ledger, new_card, account="Checking 5123").added == 1
+        again = import_file(ledger, new_card)
+        assert (again.accounts, again.added, ledger.scalar("SELECT COUNT(*) FROM accounts")) == (["Checking 5123"], 0, 1)
+
+
 def test_undo_takes_back_the_accounts_and_balances_a_batch_set(tmp_path: Path) -> None:
     def statement(name: str, balance: str, day: str, fitid: str) -> Path:
         body = ofx([(day, "-10.00", fitid, "COFFEE")]).replace("<BANKTRANLIST>", "<BANKTRANLIST>", 1)

@@ -521,10 +521,14 @@ def _resolve_accounts(
     if named and len(keys) > 1:
         raise ImportRefused(source, f"the file holds {len(keys)} accounts; --account can only name one (leave it out)")
     own = next((parsed for parsed in result.accounts if parsed.key in keys), None)
-    # A file that names its account's number goes by it, even where an earlier `--account` sent it.
+    # A file that names its account's number goes by it, even where an earlier `--account` sent it,
+    # unless no account has that number and that import stands: the same file again must add nothing
+    # (a new card's first download, put into the old card's account).
     numbered = own is not None and bool(own.number or re.search(rf"\d{{{LAST_DIGITS}}}", _account_name(own, source)))
-    if not named and len(keys) == 1 and not numbered:
+    if not named and len(keys) == 1:
         before = _account_before(ledger, result.file_hash, _storable(Path(source).name))
+        if before and numbered and (before["undone_at"] or _by_number(ledger, own)):
+            before = None
         if before:
             named = before["name"]
             if before["undone_at"]:  # a plain re-import goes there anyway, adding nothing
