@@ -1862,3 +1862,24 @@ def test_card_csv_turns_round_only_a_lone_amount_column_and_balances_that_then_f
                   '05/01/2025,"+400.00","PAYMENT RECEIVED, THANK YOU","-37.74"\n')
     assert [t.amount for t in holder.transactions] == [-5497, -8277, 40000]
     assert holder.warnings[0] == "its card payments are positive and its charges negative already: read as written (not turned round)"
+
+
+@pytest.mark.parametrize(
+    ("text", "amounts"),
+    [
+        # A broker's `Amount ($)` is the cash that moved, after its commission and fees (Fidelity's history)
+        ("Run Date,Action,Symbol,Quantity,Price ($),Commission ($),Fees ($),Amount ($),Settlement Date\n"
+         "03/15/2024,YOU SOLD APPLE INC (AAPL) (Cash),AAPL,-10,172.50,,0.04,1724.96,03/18/2024\n"
+         "03/12/2024,YOU BOUGHT VANGUARD TOTAL STOCK (VTI) (Cash),VTI,5,250.00,,0.01,-1250.01,03/14/2024\n", [172496, -125001]),
+        # The running balance moves by the amount alone: the fee is within it
+        ("DATE,TYPE,REF #,DESCRIPTION,FEES,AMOUNT,BALANCE\n2014-04-14,BUY,14167001,BOUGHT +CSKO @130.36,7.95,-2615.63,337.95\n"
+         "2014-05-08,BUY,12040838,BOUGHT +HOOL @121.30,7.95,-1220.95,-883.00\n2014-05-11,XFER,11966752,CLIENT INITIATED TRANSFER,0,2000.00,1117.00\n",
+         [-261563, -122095, 200000]),
+        # It moves by the amount less the fee: the fee is a cost beside it (Revolut's)
+        ("Type,Started Date,Completed Date,Description,Amount,Fee,Currency,State,Balance\n"
+         "TOPUP,2025-01-02 10:00:00,2025-01-02 10:00:01,Top-up,100.00,0.00,EUR,COMPLETED,100.00\n"
+         "EXCHANGE,2025-01-03 10:00:00,2025-01-03 10:00:01,Exchanged to USD,-50.00,0.50,EUR,COMPLETED,49.50\n", [10000, -5050]),
+    ],
+)
+def test_a_fee_column_is_taken_off_the_amount_only_when_it_is_not_within_it(text: str, amounts: list[int]) -> None:
+    assert [t.amount for t in parse_text(text).transactions] == amounts

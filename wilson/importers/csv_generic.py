@@ -175,6 +175,7 @@ _UNGROUPED = {  # numbers a lone separator cannot be grouping: `1500.000`, `-0.5
 }
 _SORT_CODE_ACCOUNT = re.compile(r"\d\d-?\d\d-?\d\d[\s-]+\d{6,8}")  # `20-32-06 13152170`, `123456-12345678`
 _MONTH_FIRST = ("USD", "CAD", "PHP")  # currencies whose banks commonly write dates month first
+_COMMISSION = ("commission", "provision", "courtage")  # a broker's column beside its fees (English, German, French)
 _OWN_CURRENCY = {"original_amount": "original_currency", "amount_in": "currency_in"}  # money columns in another column's currencies
 
 
@@ -1028,7 +1029,8 @@ class _Conversion:
             signs = {flag: DIRECTION_WORDS.get(flag.strip().lower()) for flag in set(flags)}
             amounts = [directed(amount, flag.strip(), signs[flag]) for amount, flag in zip(amounts, flags)]
         if fee_i is not None:
-            amounts = list(map(less_fee, amounts, money(columns[fee_i], seps["fee"])))
+            net = list(map(less_fee, amounts, money(columns[fee_i], seps["fee"])))
+            amounts = net if self._fee_apart(amounts, net, money, seps) else [n if a is None else a for a, n in zip(amounts, net)]
         lone = amount_i is not None and debit_i is None and credit_i is None and direction is None
         if lone and self.options.negate is None:
             signed = self._credits_marked(columns[amount_i], amounts)
@@ -1351,6 +1353,18 @@ class _Conversion:
         """In a file that posts no row, a purchase since this day is still pending (a download of
         only the last days' card rows); an older one is booked: the bank just leaves that column empty."""
         return date.today() - timedelta(days=UNPOSTED_DAYS)
+
+    def _fee_apart(self, amounts: list, net: list, money: Callable[[Sequence[str], str], list], seps: dict[str, str]) -> bool:
+        """Whether a fee column is a cost beside the amount (Revolut's: its balance moves by the amount
+        less the fee) rather than within it (a broker's `Amount` is the cash that moved, after its
+        commission and fees). The running balance tells, where there is one; otherwise a file with a
+        commission column is a broker's."""
+        balance_i = self.layout.single.get("balance")
+        if balance_i is None:
+            return not any(normalise_header(name).startswith(_COMMISSION) for name in self.header)
+        balances = money(self.columns[balance_i], seps["balance"])
+        rows = [i for i, (a, n, b) in enumerate(zip(amounts, net, balances)) if a.__class__ is n.__class__ is b.__class__ is int]
+        return _chain_breaks(net, balances, rows) <= _chain_breaks(amounts, balances, rows)
 
     def _extras(
         self, parsed: dict[str, list], money: Callable[[Sequence[str], str], list], seps: dict[str, str],
