@@ -263,7 +263,7 @@ def test_a_split_percentage_must_be_a_plain_number_within_the_whole() -> None:
 def _split(total: str, *parts: str) -> ParseResult:
     """One record of `total` whose parts are `$` amounts, or `%` shares when they end in `%`."""
     lines = "".join(f"SPart{i}\n{'%' + part[:-1] if part.endswith('%') else '$' + part}\n" for i, part in enumerate(parts))
-    return QIF.parse(f"!Type:Bank\nD03/01/2025\nT{total}\nPShop\n{lines}^\n", "split.qif")
+    return QIF.parse(f"!Type:Bank\nD03/15/2025\nT{total}\nPShop\n{lines}^\n", "split.qif")
 
 
 def test_parts_that_outweigh_the_transaction_are_a_row_error() -> None:
@@ -432,8 +432,19 @@ def test_a_week_of_ambiguous_dates_is_read_as_days_in_a_row_unless_payees_recur(
     week = "".join(f"D0{day}/03/2025\nT-{day}.00\nP{shop}\n^\n" for day, shop in zip(range(1, 8), shops))
     result = QIF.parse("!Type:Bank\n" + week, "uk.qif")
     assert [t.posted for t in result.transactions] == [date(2025, 3, day) for day in range(1, 8)]
+    # as likely the 3rd of seven months as the first week of March: said to be a guess
+    assert result.warnings == ["every date fits both day/month orders and no day over 12 decides: read as day/month"]
     monthly = "".join(f"D0{month}/03/2025\nT-9.99\nPNETFLIX\n^\n" for month in range(1, 8))
     assert [t.posted for t in QIF.parse("!Type:Bank\n" + monthly, "us.qif").transactions] == [date(2025, m, 3) for m in range(1, 8)]
+
+
+def test_the_last_record_counts_towards_the_date_order_closed_or_not() -> None:
+    """A mortgage paid on the 1st of each month: read month first whether the file's last record
+    ends with `^` or not (without it, the last payment was left out of the payees that recur)."""
+    months = "".join(f"D0{month}/01/2024\nT-1500.00\nPMortgage payment\n^\n" for month in (2, 3))
+    for text in (months, months.removesuffix("^\n")):
+        result = QIF.parse("!Type:Bank\n" + text, "mortgage.qif")
+        assert [t.posted for t in result.transactions] == [date(2024, 2, 1), date(2024, 3, 1)]
 
 
 def test_a_monthly_transfer_with_its_own_confirmation_numbers_still_recurs() -> None:

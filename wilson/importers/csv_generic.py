@@ -29,7 +29,7 @@ from wilson.importers.csv_money import (
 from wilson.importers.csv_read import has_long_line, read_records, uniform_columns
 from wilson.importers.csv_sections import joined_sections, section_title, titled_tables
 from wilson.importers.csv_statement import disagreement, running_disagreement, stated_balances
-from wilson.importers.dates import DAY_NUMBER, DMY, DateColumn, infer_date_format
+from wilson.importers.dates import DAY_NUMBER, DateColumn, infer_date_format
 from wilson.importers.model import (
     ACCOUNT_TYPES, ImportRefused, ParsedAccount, ParsedRows, ParseResult, ParsedSplit, RowError, lines_named, name_from_file,
     payee_of, per_distinct, squeeze, type_named,
@@ -788,9 +788,8 @@ class _Conversion:
         result.sign_reading = self.sign_reading
         if self.sign_reading == "card" and result.format == GENERIC_CSV:
             result.format = CARD_CSV  # what it was read as: a re-import, forced to it, reads the same
-        if date_cols and date_cols[0][1].guessed:
-            order = "day/month" if date_cols[0][1].format is DMY else "month/day"
-            result.warnings.append(f"every date fits both day/month orders and no day over 12 decides: read as {order}")
+        if date_cols and date_cols[0][1].doubt:
+            result.warnings.append(date_cols[0][1].doubt)
         statuses = self._statuses(single.get("status"), single.get("planned"), single.get("impact"))
         if "hold" in single and None in parsed["amount"]:
             statuses = self._holds(parsed["amount"], money(columns[single["hold"]], seps["hold"]), statuses)

@@ -111,6 +111,14 @@ class DateColumn:
     cache: dict[str, date | None] = field(default_factory=dict)
     guessed: bool = False  # every value fits both day/month orders and only the file's hint chose
 
+    @property
+    def doubt(self) -> str | None:
+        """The warning a guessed order gets: a user reading the dates can tell which it is."""
+        if not self.guessed:
+            return None
+        order = "day/month" if self.format is DMY else "month/day"
+        return f"every date fits both day/month orders and no day over 12 decides: read as {order}"
+
     def parse(self, text: str) -> date | None:
         try:
             return self.cache[text]
@@ -209,7 +217,9 @@ def _weigh(other: list[date], hinted: list[date], monthly: bool) -> tuple[int, b
     payment or two may be dated ahead); one in date order beats one that is not; of two in order,
     one over a far shorter stretch wins (`04/03, 01/03`: 3 days, not 3 months), unless the hinted
     reading is one day of each month in a row and the payees recur `monthly` (a savings account's
-    interest and standing order on the 1st): then the hint stands, likelier, not sure.
+    interest and standing order on the 1st): then the hint stands, likelier, not sure. A shorter
+    stretch against the hint is likelier, not sure, where the hinted one is one day of each month
+    in a row (the bills of the 1st: `2/1, 3/1, 4/1` may be three months as well as three days).
     """
     horizon = date.today() + timedelta(days=FUTURE_GRACE_DAYS)
     ahead = [sum(day > horizon for day in reading) * 2 > len(reading) for reading in (other, hinted)]
@@ -223,7 +233,7 @@ def _weigh(other: list[date], hinted: list[date], monthly: bool) -> tuple[int, b
     weight = 1 if spans[0] * 4 < spans[1] else -1 if spans[1] * 4 < spans[0] else 0
     if monthly and _consecutive_months(days):
         return -1, weight == -1
-    return weight, weight != 0
+    return weight, weight == -1 or (weight == 1 and not _consecutive_months(days))
 
 
 def _in_order(days: list[date]) -> bool:

@@ -66,20 +66,21 @@ def _lines(text: str) -> list[str]:
     return [line.rstrip("\r") for line in text.lstrip("\ufeff").split("\n")]
 
 
-def _date_order(lines: list[str]) -> str:
-    """`MDY` or `DMY`: the file's `!Option`, else what its dates show, read as a CSV date column is
-    (a day over 12; else the order that keeps them close and in sequence, unless the rows repeat
-    their payees month after month), else by separator (Quicken writes month first)."""
+def _date_order(lines: list[str]) -> tuple[str, str | None]:
+    """(`MDY` or `DMY`, the warning a guess gets): the file's `!Option`, else what its dates show,
+    read as a CSV date column is (a day over 12; else the order that keeps them close and in
+    sequence, unless the rows repeat their payees month after month), else by separator (Quicken
+    writes month first)."""
     dates, payees, charges, dots = [], [], [], 0
     day = payee = None
-    for line in lines:
+    for line in [*lines, "^"]:  # the last record counts whether or not the file closes it
         upper = line.strip().upper()
         if upper in ("!OPTION:MDY", "!OPTION:DMY"):
-            return upper[-3:]
+            return upper[-3:], None
         if line.startswith("P"):
             payee = _LETTERS.sub("", upper[1:])  # a transfer's own confirmation number says nothing
             payees.append(payee)
-        elif line.startswith("^"):
+        elif line.startswith(("^", "!")):
             if day is not None and payee is not None:
                 charges.append((day, payee))
             day = payee = None
@@ -92,10 +93,10 @@ def _date_order(lines: list[str]) -> str:
         dates.append(day)
         dots += m[2] == "."
     if not dates:
-        return "MDY"
+        return "MDY", None
     recurring = len(set(payees)) * 2 <= len(payees)  # a subscription's charges on one day of each month
     column = infer_date_format(dates, day_first=bool(dots), recurring=recurring, charges=lambda: charges, stated=bool(dots))
-    return "DMY" if column.format is DMY else "MDY"
+    return "DMY" if column.format is DMY else "MDY", column.doubt
 
 
 _LETTERS = re.compile(r"[\W\d_]+")  # what is not a letter
@@ -156,13 +157,13 @@ class _QifParser:
         self.issuer_side = issuer_side  # --format qif_issuer: card sections read from the issuer's side (`read_issuer_side`)
         self.lines = _lines(text)
         self.cut_short = not text.endswith("\n")  # the file stops mid-line: its last record may be cut
-        self.order = _date_order(self.lines)
+        self.order, doubt = _date_order(self.lines)
         self.dotted_dates = any(line[:1] == "D" and _DOTTED_DATE.fullmatch(line[1:].strip()) for line in self.lines)
         amounts = [line[1:] for line in self.lines if line[:1] in ("T", "U", "$")]
         self.decimal_sep = guess_decimal_separator(amounts)
         self.minors: dict[str, int] = {}
         self.dates: dict[str, date] = {}
-        self.result = ParseResult(format=QIF, transactions=[], accounts=[])
+        self.result = ParseResult(format=QIF, transactions=[], accounts=[], warnings=[doubt] if doubt else [])
         self.accounts: dict[str, ParsedAccount] = {}
         self.account_name: str | None = None  # from the latest `!Account` block
         self.account_type: str | None = None
