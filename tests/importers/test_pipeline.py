@@ -1717,6 +1717,33 @@ def test_a_row_the_bank_moved_or_reworded_between_downloads_is_not_added_again(t
         ]
 
 
+def test_a_row_worded_otherwise_on_the_last_day_of_the_previous_download_is_the_same(tmp_path: Path) -> None:
+    """The QFX after the CSV shares its last days: the payroll on the CSV's last day, worded
+    `ORIG CO NAME:…` there and `ACME CORP PAYROLL` here, is the same row, since the QFX lists that
+    day whole (it goes on past it) and relists the account's rows from the day before. On its own
+    last day, which it may list only in part, a row of the same amount is another one."""
+    csv_file = write(tmp_path, "Chase1234_Activity_20250403.CSV", (
+        "DEBIT,03/30/2025,AMAZON MKTPL,-25.50,DEBIT_CARD,,\n"
+        "CREDIT,04/01/2025,ORIG CO NAME:ACME CORP ORIG ID:1234567890 DESC DATE:040125 SEC:PPD,2850.00,ACH_CREDIT,,\n"
+    ), CHASE_HEADER)
+    trn = "<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>{}<TRNAMT>{}<FITID>{}<NAME>{}</STMTTRN>"
+    statement = "".join(trn.format(*row) for row in (
+        ("20250330", "-25.50", "1", "AMAZON MKTPL"), ("20250401", "2850.00", "2", "ACME CORP PAYROLL"),
+        ("20250415", "-9.99", "3", "SPOTIFY"),
+    ))
+    qfx = write(tmp_path, "Chase1234.qfx", (
+        "<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD<BANKACCTFROM><BANKID>121000248<ACCTID>000001234"
+        f"<ACCTTYPE>CHECKING</BANKACCTFROM><BANKTRANLIST>{statement}</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n"
+    ), "OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n")
+    with Ledger() as ledger:
+        import_file(ledger, csv_file)
+        assert (import_file(ledger, qfx).added, ledger.scalar("SELECT COUNT(*) FROM transactions WHERE amount = 285000")) == (1, 1)
+        ending_on_it = write(tmp_path, "Chase1234_Activity_20250416.CSV", (
+            "DEBIT,03/30/2025,AMAZON MKTPL,-25.50,DEBIT_CARD,,\n" "DEBIT,04/15/2025,NETFLIX,-9.99,DEBIT_CARD,,\n"
+        ), CHASE_HEADER)
+        assert import_file(ledger, ending_on_it).added == 1
+
+
 def test_a_row_the_user_deleted_stays_deleted_when_its_file_comes_again(tmp_path: Path) -> None:
     path = write(tmp_path, "checking.csv", JAN_FEB)
     with Ledger() as ledger:

@@ -275,7 +275,7 @@ def _not_moved(
         day, text, _ = seen
         if (overlapping or day == posted) and abs(days(day, posted)) <= MOVED_ROW_DAYS and _reworded(text, description.casefold()):
             return True
-        return day == posted and relisted is not None and relisted[0] < day < relisted[1]
+        return day == posted and relisted is not None and relisted[0] <= day < window[2]
 
     def held_in(rows_by_amount: dict[int, list]) -> Callable[[int], list | None]:
         return lambda i: None if rows.pending[i] else rows_by_amount.get(rows.amount[i])
