@@ -1946,6 +1946,29 @@ def test_a_renamed_paycheck_in_a_quiet_account_is_the_same_row(tmp_path: Path) -
         assert (again.added, again.duplicates) == (0, 3)
         assert ledger.scalar("SELECT SUM(amount) FROM transactions") == 250000 - 40000 + 85
 
+def test_a_quicken_export_of_the_months_held_in_its_own_words_adds_nothing(tmp_path: Path) -> None:
+    """Quicken writes its own payee names and the user's memos (`Starbucks - coffee w/ team`), never
+    the bank's text: nearly all of the account's rows on its days are there on their day for their
+    amount, twins included, so it lists those days again and adds only what the account lacks."""
+    bank = (
+        "DEBIT,02/01/2025,ZELLE PAYMENT TO LANDLORD LLC JPM99A1,-1850.00,QUICKPAY_DEBIT,,\n"
+        "DEBIT,02/05/2025,STARBUCKS STORE 05432 SEATTLE WA,-5.75,DEBIT_CARD,,\n"
+        "DEBIT,02/05/2025,STARBUCKS STORE 05432 SEATTLE WA,-5.75,DEBIT_CARD,,\n"
+        "CREDIT,02/14/2025,ORIG CO NAME:ACME CORP ORIG ID:1234567890 SEC:PPD,2850.00,ACH_CREDIT,,\n"
+        "DEBIT,02/20/2025,PUGET SOUND ENERGY BILLPAY PPD ID: 9100000001,-65.00,ACH_DEBIT,,\n"
+    )
+    quicken = "".join(f"D{day}\nT{amount}\nP{payee}\nM{memo}\n^\n" for day, amount, payee, memo in (
+        ("2/ 1'25", "-1,850.00", "Landlord LLC", "February rent"), ("2/ 5'25", "-5.75", "Starbucks", "coffee w/ team"),
+        ("2/ 5'25", "-5.75", "Starbucks", "coffee w/ team"), ("2/14'25", "2,850.00", "Acme Corp", "salary"),
+        ("2/20'25", "-65.00", "PSE", "electricity"), ("2/26'25", "-30.00", "Cash", "farmers market"),
+    ))
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "Chase1234_Activity_20250228.CSV", bank, CHASE_HEADER))
+        again = import_file(ledger, write(tmp_path, "quicken.qif", quicken, "!Type:Bank\n"), account="Chase Checking …1234")
+        assert (again.added, again.duplicates) == (1, 5)
+        assert ledger.scalar("SELECT SUM(amount) FROM transactions") == -185000 - 1150 + 285000 - 6500 - 3000
+
+
 def test_a_daily_fare_in_downloads_sharing_a_day_is_never_taken_for_a_moved_row(tmp_path: Path) -> None:
     """Two downloads sharing only their boundary day: the next days' $2.90 fares are new, though
     the same text for the same amount sits a day or two before the second file's first."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from collections import Counter
 from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import lru_cache
@@ -33,6 +34,7 @@ MOVED_ROW_DAYS = 3  # without an id, a row the bank re-dated: authorisation to p
 AMENDED_SHARE, AMENDED_FEW = 0.5, 3
 SHARED_SPAN_DAYS = 4  # a file and an account sharing more days than this cover the same stretch, not a boundary
 SAME_DAYS_MIN = 3  # held rows on a file's days, at the least, before it can be shown to list the same days
+SAME_DAYS_SHARE = 0.8  # of them, this many listed again by text, or on their day for their amount, show it does
 
 
 @dataclass
@@ -283,14 +285,16 @@ def _not_moved(
     unpaired = len(fresh)
     fresh = _unmatched(fresh, held_in(inside), rows, moved, taken)
     # A file that covers more of the account's days than a statement's boundary and lists at least
-    # half of its rows there again (by fingerprint, or by text just now) is another download of
-    # those days: not another account's file landing in it, nor the next statement sharing a day or
-    # two. Counted over all of the file's days, not only those near its new rows: a renamed
-    # paycheck has few neighbours in its account.
+    # half of its rows there again (by fingerprint, or by text just now), or nearly all of them on
+    # their day for their amount (a Quicken export's own payee names and memos), is another
+    # download of those days: not another account's file landing in it, nor the next statement
+    # sharing a day or two. Counted over all of the file's days, not only those near its new rows:
+    # a renamed paycheck has few neighbours in its account.
     held, answered = coverage
+    listed = answered + unpaired - len(fresh)
     same_days = (
         fresh and since is not None and days(until, since) > SHARED_SPAN_DAYS and held >= SAME_DAYS_MIN
-        and (answered + unpaired - len(fresh)) * 2 >= held
+        and (listed * 2 >= held or listed + _on_their_day(rows, fresh, inside, taken) >= SAME_DAYS_SHARE * held)
     )
     if same_days:
         # The same days in other words (Quicken's own payee names for the bank's texts): once the
@@ -301,6 +305,13 @@ def _not_moved(
         # rows by purchase, its CSV by posting).
         fresh = _unmatched(fresh, held_in(edge), rows, moved, taken)
     return fresh
+
+
+def _on_their_day(rows: NewRows, fresh: list[int], inside: dict[int, list[tuple[str, str, int]]], taken: set[int]) -> int:
+    """How many of the held rows the file leaves out it has a new posted row for, on their day for their amount."""
+    wanted = Counter((rows.posted[i], rows.amount[i]) for i in fresh if not rows.pending[i])
+    offered = Counter((day, amount) for amount, seen in inside.items() for day, _, fingerprint in seen if fingerprint not in taken)
+    return sum((wanted & offered).values())
 
 
 def posted_span(ledger: Ledger, account_id: int, low: str = "0000-00-00", high: str = "9999-99-99") -> tuple[str | None, str | None]:
