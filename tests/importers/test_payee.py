@@ -141,6 +141,14 @@ CASES = [
      " IND ID:ABC123 IND NAME:JANE DOE TRN: 0921234567TC", "Gusto"),
     ("ORIG CO NAME:ACME CORP ORIG ID:1234567890 DESC DATE: CO ENTRY DESCR:PAYROLL SEC:PPD EED: IND NAME:JANE DOE", "Acme Corp"),
     ("CITI AUTOPAY PAYMENT 240101 WEB ID: CITICARDAP", "Citi Autopay Payment"), ("COMCAST CABLE COMM PPD ID: 0000123456", "Comcast Cable Comm"),
+    # Santander UK: a card payment's amount, currency and rate, a direct debit's mandate, Faster Payments' party
+    ("CARD PAYMENT TO SAINSBURYS S/MKTS,12.34 GBP, RATE 1.00/GBP ON 01-03-2024", "Sainsburys S/Mkts"),
+    ("CARD PAYMENT TO ZARA ESPANA,45.00 EUR, RATE 0.8561/GBP ON 02-03-2024", "Zara Espana"),
+    ("DIRECT DEBIT PAYMENT TO EE LTD REF 12345678, MANDATE NO 0012", "EE LTD"),
+    ("FASTER PAYMENTS RECEIPT REF.SALARY FROM ACME LTD", "Acme LTD"),
+    ("BILL PAYMENT VIA FASTER PAYMENT TO JOHN SMITH REFERENCE RENT , MANDATE NO 12", "John Smith"),
+    # comdirect's card payment: the label, then the shop's place after `//`
+    ("Buchungstext: EDEKA SAGT DANKE//Berlin/DE 2024-03-01T12:00:00 Karte Nr. 4871 XXXX XXXX 1234 Kartenzahlung", "Edeka Sagt Danke"),
     # Wells Fargo's recurring card payments, Chase's transfer reference
     ("RECURRING PAYMENT AUTHORIZED ON 01/02 SPOTIFY USA 888-8124470 NY S585002123456789 CARD 1234", "Spotify"),
     ("ONLINE TRANSFER TO SAV ...9876 TRANSACTION#: 23456789012 03/28", "Online Transfer to Sav ...9876"),

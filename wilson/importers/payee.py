@@ -72,6 +72,7 @@ _PREFIX = re.compile(
     r"|(?:WITHDRAWAL|DEPOSIT)\s+(?:ONLINE|MOBILE)\s+\d+(?:\s+(?:BPAY|PYMT|TFR)\b)?"  # Westpac: `WITHDRAWAL ONLINE 1234567 BPAY AGL`
     r"|(?:(?:VISA|JCB|MASTER(?:CARD)?)\s*)?デビット|カード"  # Japanese debit and card purchases
     r"|(?:VARE|KORT)KJ(?:Ø|O)P\b(?:\s+\d\d\.\d\d)?"  # Norwegian: `Varekjøp`, a card purchase
+    r"|BUCHUNGSTEXT\s*:"  # comdirect's card payments: `Buchungstext: EDEKA SAGT DANKE//Berlin/DE …`
     r")[\s:*\-]*",
     re.I,
 )
@@ -88,6 +89,11 @@ _INDIAN_TRANSFER = re.compile(
     r"(?:(?:payment|paid|pay)[-/])?([^-/@]+)",
     re.I,
 )
+# Santander UK names the party of a payment received or sent by Faster Payments between its words:
+# `FASTER PAYMENTS RECEIPT REF.SALARY FROM ACME LTD`, `BILL PAYMENT VIA FASTER PAYMENT TO J SMITH REFERENCE RENT`.
+_FASTER_PAYMENT = re.compile(
+    r"^(?:FASTER PAYMENTS? RECEIPT\s+(?:REF\S*\s+)?FROM|BILL PAYMENT VIA FASTER PAYMENT TO)\s+(.+?)(?:\s+REFERENCE\b.*|\s*,.*)?$", re.I
+)
 # Chase's ACH entry names its originator first among labelled fields:
 # `ORIG CO NAME:GUSTO ORIG ID:9138864001 DESC DATE:240401 CO ENTRY DESCR:PAYROLL SEC:PPD … IND NAME:JANE DOE`.
 _ACH_ORIGINATOR = re.compile(r"^ORIG CO NAME\s*:\s*(.+?)\s+(?:ORIG ID|DESC DATE|CO ENTRY DESCR|SEC|IND ID|IND NAME|TRN)\s*:", re.I)
@@ -97,7 +103,10 @@ _ACH_ORIGINATOR = re.compile(r"^ORIG CO NAME\s*:\s*(.+?)\s+(?:ORIG ID|DESC DATE|
 # after an ACH debit (`COMCAST 8155 PPD ID: 0000123456`, `CITI AUTOPAY WEB ID: CITICARDAP`).
 _FIELD_TAIL = re.compile(
     r"\s+(?:/(?:MOTIF|REF|REFDO|ID EMETTEUR|LIB)\b|(?:MOTIF|REF|REFDO|ID EMETTEUR|LIB)\s*:|DES:(?=\S.*\b(?:ID|INDN):)"
-    r"|(?:PPD|WEB|CCD|TEL|ARC|BOC|POP|RCK|CTX|IAT)\s+ID\s*:).*$",
+    r"|(?:PPD|WEB|CCD|TEL|ARC|BOC|POP|RCK|CTX|IAT)\s+ID\s*:).*$"
+    # Santander UK's card payment in another currency and its direct debit's mandate, comdirect's place:
+    # `SAINSBURYS S/MKTS,12.34 GBP, RATE 1.00/GBP ON 01-03-2024`, `EE LTD REF 123, MANDATE NO 0012`, `EDEKA SAGT DANKE//Berlin/DE`
+    r"|\s*,\s*[\d.,]+\s+[A-Z]{3}\s*,\s*RATE\b.*$|\s*,\s*MANDATE NO\b.*$|//[^/]*/[A-Z]{2}\b.*$",
     re.I,
 )
 # PKO BP's labelled fields: `Lokalizacja: Adres: ŻABKA Z1234 Miasto: …`, `Nazwa nadawcy: ACME SP. Z O.O. Tytuł: …`
@@ -211,7 +220,7 @@ def _strip(text: str) -> str:
         text = _sepa_purpose(text)
     party = (
         _LABELLED_PARTY.match(text) or _NAMED_FIELD.search(text) or _INDIAN_TRANSFER.match(text) or _POLISH_PARTY.search(text)
-        or _ACH_ORIGINATOR.match(text)
+        or _ACH_ORIGINATOR.match(text) or _FASTER_PAYMENT.match(text)
     )
     if party:
         text = next(group for group in party.groups() if group)
