@@ -2327,6 +2327,30 @@ def test_a_download_into_its_account_doubling_rows_a_renamed_one_put_elsewhere_s
                    for w in february.warnings)
 
 
+def test_a_qfx_opening_an_account_beside_its_csvs_says_which_rows_they_share_though_its_names_are_cut(tmp_path: Path) -> None:
+    """The CSV went in with --account; the QFX names its number and shares two rows with it, too
+    few to tell it is that account's, so it opens its own: the two rows, the QFX's names cut at 32
+    characters, are said to be in both."""
+    csv_file = write(tmp_path, "checking 2025.csv", (
+        "DEBIT,03/28/2025,ATM WITHDRAWAL 003421 04TH AVE SEATTLE WA,-20.00,ATM,,\n"
+        "DEBIT,03/30/2025,AMAZON.COM*RT4Y67 AMZN.COM/BILL WA,-125.50,DEBIT_CARD,,\n"
+    ), CHASE_HEADER)
+    trn = "<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>{}<TRNAMT>{}<FITID>{}<NAME>{}</STMTTRN>"
+    statement = "".join(trn.format(*row) for row in (
+        ("20250328", "-20.00", "1", "ATM WITHDRAWAL 003421 04TH AVE S<MEMO>EATTLE WA"),
+        ("20250330", "-125.50", "2", "AMAZON.COM*RT4Y67 AMZN.COM/BILL <MEMO>WA"), ("20250405", "-9.99", "3", "SPOTIFY"),
+    ))
+    qfx = write(tmp_path, "JPMC.qfx", (
+        "<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD<BANKACCTFROM><BANKID>121000248<ACCTID>000004321"
+        f"<ACCTTYPE>CHECKING</BANKACCTFROM><BANKTRANLIST>{statement}</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n"
+    ), "OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n")
+    with Ledger() as ledger:
+        import_file(ledger, csv_file, account="Joint Checking")
+        separate = import_file(ledger, qfx)
+        assert separate.accounts != ["Joint Checking"]
+        assert any(w.startswith(f"2 of its rows in {separate.accounts[0]} are in Joint Checking too") for w in separate.warnings)
+
+
 def test_next_months_renamed_download_goes_where_its_running_balance_starts(tmp_path: Path) -> None:
     """No row shared, but the first row's balance before it is the account's balance at its last
     day: the next download of it, renamed; an opening balance of nothing says nothing."""

@@ -32,7 +32,7 @@ from wilson.importers.qif import QIF, QIF_ISSUER, read_issuer_side
 from wilson.ledger import Ledger
 from wilson.ledger.account_changes import AccountChanges, note_account_changes
 from wilson.ledger.bulk import is_bulk
-from wilson.ledger.imports import SHARED_SPAN_DAYS, BatchRecord, ImportOutcome, posted_span, record_import
+from wilson.ledger.imports import SHARED_SPAN_DAYS, BatchRecord, ImportOutcome, posted_span, record_import, reworded
 from wilson.ledger.iso_dates import days, shift
 from wilson.ledger.new_rows import NewRows
 from wilson.money import format_minor
@@ -903,27 +903,32 @@ REPEATED_CHECK_MAX = 5_000  # new rows of an existing account checked against th
 
 
 def _repeated_elsewhere(ledger: Ledger, batch_id: int, added: int, accounts: list[int], same_format: bool = False) -> list[str]:
-    """The file's accounts whose new rows another account holds too (same day, amount and text): a
-    renamed download sharing a few rows with its account, too few to recognise it by, whose shared
-    rows are now in the ledger twice. One row says nothing (two cards both pay Netflix). For an
-    account the file did not open (`same_format`), only another account that files of the same
-    format went into: one bank's download imported before the one that would have told them apart.
-    The batch's `added` rows are the table's last (no index leads with the batch): read by id, not
-    through the account's index (`+t.account_id`), which holds all of the account's rows."""
+    """The file's accounts whose new rows another account holds too (same day and amount, the text
+    the same, cut or extended: a QFX cuts its CSV's at 32 characters): a renamed download sharing
+    a few rows with its account, too few to recognise it by, whose shared rows are now in the
+    ledger twice. One row says nothing (two cards both pay Netflix). For an account the file did
+    not open (`same_format`), only another account that files of the same format went into: one
+    bank's download imported before the one that would have told them apart. The batch's `added`
+    rows are the table's last (no index leads with the batch): read by id, not through the
+    account's index (`+t.account_id`), which holds all of the account's rows."""
     formats = (" AND EXISTS (SELECT 1 FROM import_batches ob WHERE ob.account_id = a.id AND ob.undone_at IS NULL"
                " AND ob.format = (SELECT format FROM import_batches WHERE id = ?1))") if same_format else ""
+    shared: dict[tuple[str, str], set[int]] = {}
+    for row in ledger.query(  # one probe of the account/date index per new row and other account
+        "SELECT n.name AS opened, a.name, t.id, t.description AS ours, o.description AS theirs FROM transactions t"
+        " CROSS JOIN accounts a CROSS JOIN transactions o INDEXED BY transactions_account_posted JOIN accounts n ON n.id = t.account_id"
+        " WHERE t.id > (SELECT MAX(id) FROM transactions) - ?3 AND t.batch_id = ?1"
+        " AND +t.account_id IN (SELECT value FROM json_each(?2)) AND a.id NOT IN (SELECT value FROM json_each(?2))"
+        f"{formats} AND o.account_id = a.id AND o.posted = t.posted AND o.amount = t.amount",
+        (batch_id, json.dumps(accounts), added),
+    ):
+        if reworded(row["theirs"].casefold(), row["ours"].casefold()):
+            shared.setdefault((row["opened"], row["name"]), set()).add(row["id"])
     return [
-        f"{row['times']} of its rows in {row['opened']} are in {row['name']} too (same day, amount and text): if the file"
-        f" is {row['name']}'s, undo it and import it with --account \"{row['name']}\""
-        for row in ledger.query(  # one probe of the account/date index per new row and other account
-            "SELECT n.name AS opened, a.name, COUNT(DISTINCT t.id) AS times FROM transactions t"
-            " CROSS JOIN accounts a CROSS JOIN transactions o INDEXED BY transactions_account_posted JOIN accounts n ON n.id = t.account_id"
-            " WHERE t.id > (SELECT MAX(id) FROM transactions) - ?3 AND t.batch_id = ?1"
-            " AND +t.account_id IN (SELECT value FROM json_each(?2)) AND a.id NOT IN (SELECT value FROM json_each(?2))"
-            f"{formats} AND o.account_id = a.id AND o.posted = t.posted AND o.fingerprint = t.fingerprint"
-            " GROUP BY n.name, a.name HAVING COUNT(DISTINCT t.id) > 1",
-            (batch_id, json.dumps(accounts), added),
-        )
+        f"{len(ids)} of its rows in {opened} are in {name} too (same day, amount and text): if the file"
+        f" is {name}'s, undo it and import it with --account \"{name}\""
+        for (opened, name), ids in shared.items()
+        if len(ids) > 1
     ]
 
 

@@ -234,7 +234,7 @@ def _same_row(seen: tuple[str, str, int], posted: str, description: str) -> bool
     settles as `AMAZON MKTPL*AB12C3DE4`); a bank that numbers its ids by position in each download
     gives another shop's purchase two days later the same id."""
     day, text, _ = seen
-    return abs(days(day, posted)) <= BANK_ID_MATCH_DAYS and (day == posted or _reworded(text, description.casefold()))
+    return abs(days(day, posted)) <= BANK_ID_MATCH_DAYS and (day == posted or reworded(text, description.casefold()))
 
 
 def _not_moved(
@@ -275,7 +275,7 @@ def _not_moved(
 
     def moved(seen: tuple[str, str, int], posted: str, description: str) -> bool:
         day, text, _ = seen
-        if (overlapping or day == posted) and abs(days(day, posted)) <= MOVED_ROW_DAYS and _reworded(text, description.casefold()):
+        if (overlapping or day == posted) and abs(days(day, posted)) <= MOVED_ROW_DAYS and reworded(text, description.casefold()):
             return True
         return day == posted and relisted is not None and relisted[0] <= day < window[2]
 
@@ -406,7 +406,7 @@ def _amends(old: tuple, posted: str, amount: int, description: str, bank_id: str
     amount: the same text, cut or extended, and under the same bank id within days, or (neither
     having one) nearly the same amount."""
     _, day, was, text, old_bank_id = old[:5]
-    if amount == was or (amount < 0) != (was < 0) or not _reworded(text.casefold(), description.casefold()):
+    if amount == was or (amount < 0) != (was < 0) or not reworded(text.casefold(), description.casefold()):
         return False
     gap = abs(days(day, posted))
     if old_bank_id or bank_id:
@@ -414,7 +414,7 @@ def _amends(old: tuple, posted: str, amount: int, description: str, bank_id: str
     return gap <= MOVED_ROW_DAYS and settled_amount(was, amount)
 
 
-def _reworded(old: str, new: str) -> bool:
+def reworded(old: str, new: str) -> bool:
     """Whether one text is the other cut or extended, or the same letters and digits spaced and
     punctuated otherwise: Chase's QFX cuts a description mid-word into NAME and MEMO (`…9876 T` /
     `RANSACTION#`), read back with a space that its CSV does not have; a QIF joins its payee and
