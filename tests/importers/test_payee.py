@@ -141,6 +141,8 @@ CASES = [
      " IND ID:ABC123 IND NAME:JANE DOE TRN: 0921234567TC", "Gusto"),
     ("ORIG CO NAME:ACME CORP ORIG ID:1234567890 DESC DATE: CO ENTRY DESCR:PAYROLL SEC:PPD EED: IND NAME:JANE DOE", "Acme Corp"),
     ("CITI AUTOPAY PAYMENT 240101 WEB ID: CITICARDAP", "Citi Autopay Payment"), ("COMCAST CABLE COMM PPD ID: 0000123456", "Comcast Cable Comm"),
+    # a prefix that leaves only a word naming no one was the name
+    ("VISA PAYMENT", "Visa Payment"), ("Visa payment - thank you", "Visa payment - thank you"),
     # Santander UK: a card payment's amount, currency and rate, a direct debit's mandate, Faster Payments' party
     ("CARD PAYMENT TO SAINSBURYS S/MKTS,12.34 GBP, RATE 1.00/GBP ON 01-03-2024", "Sainsburys S/Mkts"),
     ("CARD PAYMENT TO ZARA ESPANA,45.00 EUR, RATE 0.8561/GBP ON 02-03-2024", "Zara Espana"),

@@ -76,6 +76,8 @@ _PREFIX = re.compile(
     r")[\s:*\-]*",
     re.I,
 )
+# What a prefix may leave that names no one: the prefix was the name (`Visa payment - thank you`).
+_GENERIC = re.compile(r"(?:(?:payment|pymt|purchase|debit|credit|transfer|withdrawal|deposit|thank you)\W*)*", re.I)
 _SEPA_TAGS = re.compile(r"(EREF|KREF|MREF|CRED|DEBT|SVWZ|ABWA|ABWE|IBAN|BIC|PURP|COAM|OAMT)\+")
 # comdirect-style text: `Auftraggeber: ACME GmbH Buchungstext: Gehalt Ref. 789`
 _LABELLED_PARTY = re.compile(
@@ -230,7 +232,8 @@ def _strip(text: str) -> str:
         return f"Check {check[1]}"
     previous = None
     while previous != text:
-        previous, text = text, _PREFIX.sub("", text, count=1).strip()
+        stripped = _PREFIX.sub("", text, count=1).strip()
+        previous, text = text, text if _GENERIC.fullmatch(stripped) else stripped  # `VISA PAYMENT` is the card's, not `PAYMENT`
     text = _FIELD_TAIL.sub("", text)
     alias = _ALIAS.match(text)  # `PAYPAL *UBER TRIP` is Uber once the processor is gone
     if alias:
