@@ -27,6 +27,7 @@ def test_its_running_balance_sets_the_accounts(fixture_path) -> None:  # type: i
     with Ledger() as ledger:
         summary = import_file(ledger, fixture_path("written/santander_uk.txt"))
         assert summary.added == 5 and not summary.warnings
+        assert summary.accounts == ["Checking …4521"]  # the card's mask above the blocks is a number, not a name
         assert ledger.query_one("SELECT currency, balance FROM accounts") == {"currency": "GBP", "balance": 254590}
 
 

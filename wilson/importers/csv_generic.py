@@ -1592,8 +1592,10 @@ _ACCOUNT_LABEL = re.compile(
     r"|rekening(?:nummer)?|(?P<product>girokonto|tagesgeld)|(?P<card>kreditkarte|karte|credit\s*card(?:\s+number)?|carte))\s*:?",
     re.I,
 )
-_ACCOUNT_NUMBER = re.compile(  # an IBAN, a run of digits, or a card's first and last four digits (`4930 **** **** 1234`)
+_ACCOUNT_NUMBER = re.compile(  # an IBAN, a run of digits, or a card's last four digits after its first or a mask
+    # (`4930 **** **** 1234`, Santander UK's `XXXX XXXX XXXX 1234`)
     r"\b[A-Z]{2}\d\d(?: ?[A-Z\d]{4}){2,7}(?: ?[A-Z\d]{1,4})?\b|\b\d[\d .-]{4,}\d\b|\b\d{4}[ *]*\*{4}[ *]*\d{4}\b"
+    r"|\bX{4}(?: ?X{4}){1,2} ?\d{4}\b"
 )
 
 
