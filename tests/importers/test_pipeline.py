@@ -1744,6 +1744,66 @@ def test_a_row_worded_otherwise_on_the_last_day_of_the_previous_download_is_the_
         assert import_file(ledger, ending_on_it).added == 1
 
 
+def test_a_daily_coffee_reworded_pairs_each_day_with_its_own(tmp_path: Path) -> None:
+    """Twenty days of one $4.50 coffee, the next download's text extended: each row takes the held
+    row of its own day (taking the first within three days, newest first, left the oldest three
+    days none and booked them twice)."""
+    coffee = lambda text: "".join(f"DEBIT,03/{day:02d}/2025,{text},-4.50,DEBIT_CARD,,\n" for day in range(20, 0, -1))  # noqa: E731
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "Chase1234_Activity_20250320.CSV", coffee("SQ *BLUE BOTTLE COFFEE"), CHASE_HEADER))
+        again = import_file(ledger, write(tmp_path, "Chase1234_Activity_20250321.CSV", coffee("SQ *BLUE BOTTLE COFFEE OAKLAND CA"), CHASE_HEADER))
+        assert (again.added, again.duplicates) == (0, 20)
+
+
+def test_a_row_reworded_takes_its_own_before_another_of_the_same_amount_that_day(tmp_path: Path) -> None:
+    """The QFX relists the CSV's days: its `SQ *BLUE BOTTLE COFFEE` is the CSV's `SQ *BLUE BOTTLE`,
+    and the diner's $5.75 of the same day is new, not the coffee's (its payee was the coffee's)."""
+    csv_file = write(tmp_path, "Chase1234_Activity_20250403.CSV", (
+        "DEBIT,04/02/2025,SQ *BLUE BOTTLE,-5.75,DEBIT_CARD,,\n" "DEBIT,03/30/2025,AMAZON MKTPL,-25.50,DEBIT_CARD,,\n"
+    ), CHASE_HEADER)
+    trn = "<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>{}<TRNAMT>{}<FITID>{}<NAME>{}</STMTTRN>"
+    statement = "".join(trn.format(*row) for row in (
+        ("20250330", "-25.50", "1", "AMAZON MKTPL"), ("20250402", "-5.75", "2", "TST* JOES DINER"),
+        ("20250402", "-5.75", "3", "SQ *BLUE BOTTLE COFFEE"), ("20250415", "-9.99", "4", "SPOTIFY"),
+    ))
+    qfx = write(tmp_path, "Chase1234.qfx", (
+        "<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD<BANKACCTFROM><BANKID>121000248<ACCTID>000001234"
+        f"<ACCTTYPE>CHECKING</BANKACCTFROM><BANKTRANLIST>{statement}</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n"
+    ), "OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n")
+    with Ledger() as ledger:
+        import_file(ledger, csv_file)
+        assert import_file(ledger, qfx).added == 2
+        assert [r["description"] for r in rows(ledger, "amount = -575")] == ["SQ *BLUE BOTTLE", "TST* JOES DINER"]
+
+
+def test_a_new_cards_download_never_takes_the_old_cards_row_of_its_day(tmp_path: Path) -> None:
+    """Both cards' downloads go into one account: the new card's second file relists its first
+    file's rows, not the old card's, so the old card's $40.00 at SHELL is no earlier version of
+    the new card's $40.00 at CHEVRON the same day."""
+    header = "Date,Description,Amount\n"
+    old = "01/05/2025,TRADER JOES #552,-63.10\n01/20/2025,SHELL OIL 57444,-40.00\n01/28/2025,UBER *TRIP,-18.40\n"
+    first = "01/18/2025,NETFLIX.COM,-15.49\n01/20/2025,TARGET 00012345,-12.00\n"
+    with Ledger() as ledger:
+        for name, body in (("old.csv", old), ("new1.csv", first)):
+            import_file(ledger, write(tmp_path, name, body, header), account="Visa")
+        second = write(tmp_path, "new2.csv", first + "01/20/2025,CHEVRON 0209876,-40.00\n02/01/2025,CHIPOTLE 1234,-11.25\n", header)
+        assert import_file(ledger, second, account="Visa").added == 2
+        assert [r["description"] for r in rows(ledger, "amount = -4000")] == ["SHELL OIL 57444", "CHEVRON 0209876"]
+
+
+def test_another_cards_fares_of_the_same_amounts_on_the_same_days_are_all_kept(tmp_path: Path) -> None:
+    """Two family members' cards, £2.80 each way every weekday at other stations, in one account:
+    every day and amount has a partner, but the second file lists none of the first's rows, so
+    its fares are all booked."""
+    header = "Date,Description,Amount\n"
+    fares = lambda there, back: "".join(  # noqa: E731
+        f"2025-03-{day:02d},{there},-2.80\n2025-03-{day:02d},{back},-2.80\n" for day in (3, 4, 5, 6, 7, 10, 11, 12, 13, 14))
+    with Ledger() as ledger:
+        import_file(ledger, write(tmp_path, "dad.csv", fares("Walthamstow Central to Oxford Circus", "Oxford Circus to Walthamstow Central"), header), account="Fares")
+        mom = import_file(ledger, write(tmp_path, "mom.csv", fares("Clapham Common to Bank", "Bank to Clapham Common"), header), account="Fares")
+        assert (mom.added, ledger.scalar("SELECT COUNT(*) FROM transactions")) == (20, 40)
+
+
 def test_a_row_the_user_deleted_stays_deleted_when_its_file_comes_again(tmp_path: Path) -> None:
     path = write(tmp_path, "checking.csv", JAN_FEB)
     with Ledger() as ledger:
@@ -1947,9 +2007,10 @@ def test_a_renamed_paycheck_in_a_quiet_account_is_the_same_row(tmp_path: Path) -
         assert ledger.scalar("SELECT SUM(amount) FROM transactions") == 250000 - 40000 + 85
 
 def test_a_quicken_export_of_the_months_held_in_its_own_words_adds_nothing(tmp_path: Path) -> None:
-    """Quicken writes its own payee names and the user's memos (`Starbucks - coffee w/ team`), never
-    the bank's text: nearly all of the account's rows on its days are there on their day for their
-    amount, twins included, so it lists those days again and adds only what the account lacks."""
+    """Quicken writes its own payee names and the user's memos (`Acme Corp - salary`) where the user
+    renamed a payee, the bank's text elsewhere: nearly all of the account's rows on its days are
+    there on their day for their amount, twins included, and some in the bank's words, so it lists
+    those days again and adds only what the account lacks."""
     bank = (
         "DEBIT,02/01/2025,ZELLE PAYMENT TO LANDLORD LLC JPM99A1,-1850.00,QUICKPAY_DEBIT,,\n"
         "DEBIT,02/05/2025,STARBUCKS STORE 05432 SEATTLE WA,-5.75,DEBIT_CARD,,\n"
@@ -1957,9 +2018,9 @@ def test_a_quicken_export_of_the_months_held_in_its_own_words_adds_nothing(tmp_p
         "CREDIT,02/14/2025,ORIG CO NAME:ACME CORP ORIG ID:1234567890 SEC:PPD,2850.00,ACH_CREDIT,,\n"
         "DEBIT,02/20/2025,PUGET SOUND ENERGY BILLPAY PPD ID: 9100000001,-65.00,ACH_DEBIT,,\n"
     )
-    quicken = "".join(f"D{day}\nT{amount}\nP{payee}\nM{memo}\n^\n" for day, amount, payee, memo in (
-        ("2/ 1'25", "-1,850.00", "Landlord LLC", "February rent"), ("2/ 5'25", "-5.75", "Starbucks", "coffee w/ team"),
-        ("2/ 5'25", "-5.75", "Starbucks", "coffee w/ team"), ("2/14'25", "2,850.00", "Acme Corp", "salary"),
+    quicken = "".join(f"D{day}\nT{amount}\nP{payee}\n" + (f"M{memo}\n" if memo else "") + "^\n" for day, amount, payee, memo in (
+        ("2/ 1'25", "-1,850.00", "Landlord LLC", "February rent"), ("2/ 5'25", "-5.75", "STARBUCKS STORE 05432", ""),
+        ("2/ 5'25", "-5.75", "STARBUCKS STORE 05432", ""), ("2/14'25", "2,850.00", "Acme Corp", "salary"),
         ("2/20'25", "-65.00", "PSE", "electricity"), ("2/26'25", "-30.00", "Cash", "farmers market"),
     ))
     with Ledger() as ledger:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ MOVED_ROW_DAYS = 3  # without an id, a row the bank re-dated: authorisation to p
 AMENDED_SHARE, AMENDED_FEW = 0.5, 3
 SHARED_SPAN_DAYS = 4  # a file and an account sharing more days than this cover the same stretch, not a boundary
 SAME_DAYS_MIN = 3  # held rows on a file's days, at the least, before it can be shown to list the same days
+SOURCE_ROWS = 2_000  # an account's rows on a file's days read whole to tell which downloads it lists again
 SAME_DAYS_SHARE = 0.8  # of them, this many listed again by text, or on their day for their amount, show it does
 
 
@@ -237,6 +239,9 @@ def _same_row(seen: tuple[str, str, int], posted: str, description: str) -> bool
     return abs(days(day, posted)) <= BANK_ID_MATCH_DAYS and (day == posted or reworded(text, description.casefold()))
 
 
+Held = tuple[str, str, int, int]  # a held row: its day, casefolded text, fingerprint and batch
+
+
 def _not_moved(
     ledger: Ledger, window: tuple[int, str, str], rows: NewRows, ids: list[str | None], fresh: list[int], taken: set[int],
     relisted: tuple[str, str] | None, coverage: tuple[int, int],
@@ -244,27 +249,37 @@ def _not_moved(
     """Positions minus rows the bank re-dated or re-worded since an earlier download, where no bank
     id tells: an imported row inside this file's dates that the file no longer lists is the file's
     new row of the same amount a few days off whose text is the old one's, cut or extended (an OFX
-    cuts a name at 32 characters), or any text on the same day between days whose rows the file
-    lists again (`SQ *BLUE BOTTLE` named in full later) or in a file covering the same stretch of
-    days. A row the file still lists is never taken, so a second purchase of the same amount stays.
-    `coverage` is the account's rows on the file's days and how many of them the file lists again."""
+    cuts a name at 32 characters), or any text on the same day where the file lists that day whole
+    again (`SQ *BLUE BOTTLE` named in full later) or covers the same stretch of days. A row the file
+    still lists is never taken, so a second purchase of the same amount stays; nor is one from a
+    download none of whose rows the file lists (the old card's, in an account it shares with the
+    new one's). `coverage` is the account's rows on the file's days and how many of them the file
+    lists again."""
     new_days = [rows.posted[i] for i in fresh]
     listed = set(rows.fingerprint)
     # A row with a bank id is left to the bank-id match, unless this file has none to match by (a
     # CSV after the account's QFX, whose names are cut at 32 characters or carry the memo).
     by_bank_id = "" if ids.count(None) == len(ids) else " AND bank_id IS NULL"
-    inside: dict[int, list[tuple[str, str, int]]] = {}  # by amount: the held rows the file leaves out on its days
-    edge: dict[int, list[tuple[str, str, int]]] = {}  # and a few days past its first and last
-    for posted, amount, text, fingerprint in _plain_rows(
+    inside: dict[int, list[Held]] = {}  # by amount: the held rows the file leaves out on its days
+    edge: dict[int, list[Held]] = {}  # and a few days past its first and last
+    sources: set[int] = set()  # the batches whose rows the file lists again
+    # All of a quiet account's rows on the file's days tell which downloads it lists again; a busy
+    # account's near the new rows do (read whole, a re-download of years with one new row read 100k).
+    held, answered = coverage
+    near = (window[1], window[2]) if held <= SOURCE_ROWS else (min(new_days), max(new_days))
+    for posted, amount, text, fingerprint, batch in _plain_rows(
         ledger.conn,
-        "SELECT posted, amount, description, fingerprint FROM transactions"
+        "SELECT posted, amount, description, fingerprint, batch_id FROM transactions"
         " WHERE account_id = ? AND posted BETWEEN ? AND ? AND pending = 0 AND batch_id IS NOT NULL" + by_bank_id,
-        (window[0], shift(min(new_days), -MOVED_ROW_DAYS), shift(max(new_days), MOVED_ROW_DAYS)),
+        (window[0], shift(near[0], -MOVED_ROW_DAYS), shift(near[1], MOVED_ROW_DAYS)),
     ):
-        if fingerprint not in listed:
-            (inside if window[1] <= posted <= window[2] else edge).setdefault(amount, []).append((posted, text.casefold(), fingerprint))
+        if fingerprint in listed:
+            sources.add(batch)
+        else:
+            (inside if window[1] <= posted <= window[2] else edge).setdefault(amount, []).append((posted, text.casefold(), fingerprint, batch))
     if not inside and not edge:
         return fresh
+    batch_of = {row[2]: row[3] for held in (inside, edge) for seen in held.values() for row in seen}
     # A file that lists none of the account's rows again is another download of its days only if
     # they share more than a few (the same month in another format, whose texts all differ): two
     # statements share the day or two at their boundary, where the next one's row of the same
@@ -273,44 +288,51 @@ def _not_moved(
     since, until = posted_span(ledger, *window)
     overlapping = relisted is not None or (since is not None and days(until, since) > SHARED_SPAN_DAYS)
 
-    def moved(seen: tuple[str, str, int], posted: str, description: str) -> bool:
-        day, text, _ = seen
-        if (overlapping or day == posted) and abs(days(day, posted)) <= MOVED_ROW_DAYS and reworded(text, description.casefold()):
-            return True
-        return day == posted and relisted is not None and relisted[0] <= day < window[2]
+    def reworded_near(seen: Held, posted: str, description: str) -> bool:
+        day, text, _, _ = seen
+        return (overlapping or day == posted) and abs(days(day, posted)) <= MOVED_ROW_DAYS and reworded(text, description.casefold())
+
+    def listed_whole(seen: Held, posted: str, _: str) -> bool:
+        """Its day is one the file lists whole again: from the first it relists the account's rows
+        on, before its own last (a download may hold only part of the day it was taken)."""
+        return seen[0] == posted and relisted is not None and relisted[0] <= posted < window[2] and seen[3] in sources
 
     def held_in(rows_by_amount: dict[int, list]) -> Callable[[int], list | None]:
         return lambda i: None if rows.pending[i] else rows_by_amount.get(rows.amount[i])
 
     unpaired = len(fresh)
-    fresh = _unmatched(fresh, held_in(inside), rows, moved, taken)
+    # Texts first: a row reworded takes its own, before a row of the same amount whose text says nothing.
+    fresh = _unmatched(fresh, held_in(inside), rows, reworded_near, taken)
+    sources |= {batch_of[fingerprint] for fingerprint in taken if fingerprint in batch_of}
+    fresh = _unmatched(fresh, held_in(inside), rows, listed_whole, taken)
     # A file that covers more of the account's days than a statement's boundary and lists at least
     # half of its rows there again (by fingerprint, or by text just now), or nearly all of them on
     # their day for their amount (a Quicken export's own payee names and memos), is another
     # download of those days: not another account's file landing in it, nor the next statement
     # sharing a day or two. Counted over all of the file's days, not only those near its new rows:
     # a renamed paycheck has few neighbours in its account.
-    held, answered = coverage
     listed = answered + unpaired - len(fresh)
     same_days = (
         fresh and since is not None and days(until, since) > SHARED_SPAN_DAYS and held >= SAME_DAYS_MIN
-        and (listed * 2 >= held or listed + _on_their_day(rows, fresh, inside, taken) >= SAME_DAYS_SHARE * held)
+        and (listed * 2 >= held or listed + _on_their_day(rows, fresh, inside, sources) >= SAME_DAYS_SHARE * held)
     )
     if same_days:
         # The same days in other words (Quicken's own payee names for the bank's texts): once the
-        # rows whose texts match have paired, a row on the same day for the same amount is the same.
-        fresh = _unmatched(fresh, held_in(inside), rows, lambda seen, posted, _: seen[0] == posted, taken)
+        # rows whose texts match have paired, a row on the same day for the same amount is the same,
+        # if it came from a download whose rows the file lists again.
+        fresh = _unmatched(fresh, held_in(inside), rows, lambda seen, posted, _: seen[0] == posted and seen[3] in sources, taken)
     if same_days and fresh and edge:
         # Its first or last row may be one the other dated a day or two further out (a QFX dates
         # rows by purchase, its CSV by posting).
-        fresh = _unmatched(fresh, held_in(edge), rows, moved, taken)
+        fresh = _unmatched(fresh, held_in(edge), rows, reworded_near, taken)
     return fresh
 
 
-def _on_their_day(rows: NewRows, fresh: list[int], inside: dict[int, list[tuple[str, str, int]]], taken: set[int]) -> int:
-    """How many of the held rows the file leaves out it has a new posted row for, on their day for their amount."""
+def _on_their_day(rows: NewRows, fresh: list[int], inside: dict[int, list[Held]], sources: set[int]) -> int:
+    """How many of the held rows the file leaves out, from downloads whose rows it lists again, it
+    has a new posted row for, on their day for their amount."""
     wanted = Counter((rows.posted[i], rows.amount[i]) for i in fresh if not rows.pending[i])
-    offered = Counter((day, amount) for amount, seen in inside.items() for day, _, fingerprint in seen if fingerprint not in taken)
+    offered = Counter((day, amount) for amount, seen in inside.items() for day, _, _, batch in seen if batch in sources)
     return sum((wanted & offered).values())
 
 
@@ -427,21 +449,52 @@ _SPACING = re.compile(r"[\W_]+")
 
 
 def _unmatched(
-    fresh: list[int], held_for: Callable[[int], list | None], rows: NewRows,
-    same: Callable[[tuple[str, str, int], str, str], bool], taken: set[int],
+    fresh: list[int], held_for: Callable[[int], list | None], rows: NewRows, same: Callable[[tuple, str, str], bool], taken: set[int],
 ) -> list[int]:
-    """The positions that no row the account holds (day, text, fingerprint) answers for; each held
-    row answers for one, and its fingerprint goes into `taken`."""
+    """The positions that no row the account holds (day, text, fingerprint, …) answers for; each held
+    row answers for one, the nearest in days first (a daily coffee reworded: each day's its own,
+    where the first within reach left the oldest days none), and its fingerprint goes into `taken`.
+    The held rows are looked up by day and text, not scanned: `same` reads only those, and years
+    of one fare took seconds per import."""
     kept = []
+    by_list: dict[int, tuple[list, dict[str, dict[str, list]], list[str]]] = {}  # by id() of a held list
+    gone: set[int] = set()
     for i in fresh:
         seen = held_for(i)
-        match = next((row for row in seen if same(row, rows.posted[i], rows.description[i])), None) if seen else None
+        match = None
+        if seen:
+            held = by_list.get(id(seen))
+            if held is None:
+                by_day: dict[str, dict[str, list]] = {}
+                for row in seen:
+                    by_day.setdefault(row[0], {}).setdefault(row[1], []).append(row)
+                held = by_list[id(seen)] = (seen, by_day, sorted(by_day))
+            match = _nearest(held[1], held[2], rows.posted[i], rows.description[i], same)
         if match is None:
             kept.append(i)
-        else:
-            seen.remove(match)
-            taken.add(match[2])
+            continue
+        texts = held[1][match[0]]
+        texts[match[1]].pop(0)
+        if not texts[match[1]]:
+            del texts[match[1]]
+        gone.add(id(match))
+        taken.add(match[2])
+    for seen, _, _ in by_list.values():  # later passes see what is left
+        seen[:] = [row for row in seen if id(row) not in gone]
     return kept
+
+
+def _nearest(
+    by_day: dict[str, dict[str, list]], ordered: list[str], posted: str, description: str, same: Callable[[tuple, str, str], bool],
+) -> tuple | None:
+    """The first held row of the day nearest to `posted` whose text `same` takes, within a bank id's reach."""
+    low = bisect_left(ordered, shift(posted, -BANK_ID_MATCH_DAYS))
+    high = bisect_right(ordered, shift(posted, BANK_ID_MATCH_DAYS))
+    for day in sorted(ordered[low:high], key=lambda day: abs(days(day, posted))):
+        for held in by_day[day].values():
+            if same(held[0], posted, description):
+                return held[0]
+    return None
 
 
 def _remove_superseded(ledger: Ledger, superseded: Sequence[tuple[int, str]]) -> list[dict]:
