@@ -94,7 +94,7 @@ _INDIAN_TRANSFER = re.compile(
 # Santander UK names the party of a payment received or sent by Faster Payments between its words:
 # `FASTER PAYMENTS RECEIPT REF.SALARY FROM ACME LTD`, `BILL PAYMENT VIA FASTER PAYMENT TO J SMITH REFERENCE RENT`.
 _FASTER_PAYMENT = re.compile(
-    r"^(?:FASTER PAYMENTS? RECEIPT\s+(?:REF\S*\s+)?FROM|BILL PAYMENT VIA FASTER PAYMENT TO)\s+(.+?)(?:\s+REFERENCE\b.*|\s*,.*)?$", re.I
+    r"^(?:FASTER PAYMENTS? RECEIPT\s+(?:REF\S*\s+)?FROM|BILL PAYMENT VIA FASTER PAYMENT TO)\s+(.+?)(?:\s+REFERENCE\b.*)?$", re.I
 )
 # Chase's ACH entry names its originator first among labelled fields:
 # `ORIG CO NAME:GUSTO ORIG ID:9138864001 DESC DATE:240401 CO ENTRY DESCR:PAYROLL SEC:PPD … IND NAME:JANE DOE`.
@@ -108,7 +108,7 @@ _FIELD_TAIL = re.compile(
     r"|(?:PPD|WEB|CCD|TEL|ARC|BOC|POP|RCK|CTX|IAT)\s+ID\s*:).*$"
     # Santander UK's card payment in another currency and its direct debit's mandate, comdirect's place:
     # `SAINSBURYS S/MKTS,12.34 GBP, RATE 1.00/GBP ON 01-03-2024`, `EE LTD REF 123, MANDATE NO 0012`, `EDEKA SAGT DANKE//Berlin/DE`
-    r"|\s*,\s*[\d.,]+\s+[A-Z]{3}\s*,\s*RATE\b.*$|\s*,\s*MANDATE NO\b.*$|//[^/]*/[A-Z]{2}\b.*$",
+    r"|\s*,\s*[\d.,]+\s+[A-Z]{3}\s*,\s*RATE\b.*$|\s*,\s*MANDATE NO\b.*$|(?<=\w)//[^/]*/[A-Z]{2}\b.*$",
     re.I,
 )
 # PKO BP's labelled fields: `Lokalizacja: Adres: ŻABKA Z1234 Miasto: …`, `Nazwa nadawcy: ACME SP. Z O.O. Tytuł: …`
