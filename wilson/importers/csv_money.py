@@ -13,15 +13,21 @@ from decimal import Decimal
 
 from wilson.importers.csv_headers import cell_currency, currency_code
 from wilson.importers.model import ParsedSplit
-from wilson.money import AmountError, exponent, parse_amount, to_minor
+from wilson.money import MAX_MINOR, AmountError, exponent, parse_amount, to_minor
 
 _PLAIN = {
     ".": re.compile(r"(-?)(\d{1,15})(?:\.(\d{1,6}))?"),
     ",": re.compile(r"(-?)(\d{1,15})(?:,(\d{1,6}))?"),
 }
 _PLAIN_CELL = r"-?[0-9]{{1,15}}{sep}[0-9][0-9]"
+_GROUPED_CELL = r"-?(?:[0-9]{{1,3}}(?:{group}[0-9]{{3}})+|[0-9]{{1,15}}){sep}[0-9][0-9]"  # `-1.234,56`, `1,234.56`
+_GROUPING = {".": ",", ",": "."}  # the thousands separator beside each decimal mark
 _PLAIN_COLUMN = {  # a whole column of two-decimal cells joined by newlines
     sep: re.compile(f"{_PLAIN_CELL}(?:\n{_PLAIN_CELL})*".format(sep=re.escape(sep))) for sep in (".", ",")
+}
+_GROUPED = {  # a cell that may group thousands (a German bank's running balance), checked one by one: a
+    # pattern over the whole column would keep each repeat's state, 50 MB for 100k cells
+    sep: re.compile(_GROUPED_CELL.format(sep=re.escape(sep), group=re.escape(group))) for sep, group in _GROUPING.items()
 }
 
 
@@ -33,7 +39,8 @@ def minor(text: str, sep: str, exp: int, currency: str | None) -> int:
         sign, whole, frac = match.groups()
         if frac is None or len(frac) <= exp:
             value = int(whole) * 10**exp + (int(frac.ljust(exp, "0")) if frac else 0)
-            return -value if sign else value
+            if value <= MAX_MINOR:  # else refused as out of range below
+                return -value if sign else value
     return to_minor(parse_amount(text, sep), currency)
 
 
@@ -62,8 +69,14 @@ def money_column(
     sample = values[:1000]
     cells = values if len(set(sample)) * 2 > len(sample) else list(set(values))
     joined = "\n".join(cells)
-    if exp == 2 and joined.count("\n") == len(cells) - 1 and _PLAIN_COLUMN[sep].fullmatch(joined):
-        converted = list(map(int, joined.replace(sep, "").split("\n")))  # every cell is `-1234{sep}56`
+    plain = exp == 2 and sep in _GROUPING and joined.count("\n") == len(cells) - 1
+    converted = None
+    if plain and (_PLAIN_COLUMN[sep].fullmatch(joined) or all(map(_GROUPED[sep].fullmatch, cells))):
+        # every cell is `-1234{sep}56`, its thousands perhaps grouped
+        converted = list(map(int, joined.replace(_GROUPING[sep], "").replace(sep, "").split("\n")))
+        if max(converted) > MAX_MINOR or -min(converted) > MAX_MINOR:
+            converted = None  # each cell is refused as out of range below
+    if converted is not None:
         if cells is values:
             return converted
         known = dict(zip(cells, converted))
