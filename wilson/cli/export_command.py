@@ -44,17 +44,18 @@ def export_command(fmt: str, output: str, start: str | None, end: str | None, ac
     try:
         with Ledger() as ledger:
             result = export(ledger, fmt, first, last, account)
+            if output == "-":
+                for piece in result.pieces():  # written as read: a large ledger is never held whole
+                    click.echo(piece, nl=False)
+                return
+            target = Path(output).expanduser()
+            if _is_the_ledger(target, ledger.path):
+                fail(f"{target} is the ledger itself; export to another file")
+            try:
+                write_atomic(target, result.pieces())
+            except OSError as exc:
+                fail(f"could not write {target}: {exc.strerror or exc}")
     except (ToolError, LedgerError) as exc:
         suggestions = getattr(exc, "details", {}).get("suggestions")
         fail(f"{exc}" + (f" (did you mean {', '.join(suggestions)}?)" if suggestions else ""))
-    if output == "-":
-        click.echo(result.text, nl=False)
-        return
-    target = Path(output).expanduser()
-    if _is_the_ledger(target, ledger.path):
-        fail(f"{target} is the ledger itself; export to another file")
-    try:
-        write_atomic(target, result.text)
-    except OSError as exc:
-        fail(f"could not write {target}: {exc.strerror or exc}")
     click.echo(f"exported {result.count} transaction(s) to {target}", err=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from operator import itemgetter
 from pathlib import Path
-from typing import Annotated, Callable, Literal
+from typing import Annotated, Callable, Iterable, Iterator, Literal
 
 from wilson.ledger import Ledger
 from wilson.tools.common import Period, covered, home_currency, money, resolve_account
@@ -35,11 +35,17 @@ CSV_COLUMNS = (
 
 @dataclass
 class Export:
-    text: str
+    # The rendered export piece by piece, read from the ledger as it is written: a million rows
+    # held as dicts and one string took gigabytes.
+    pieces: Callable[[], Iterator[str]]
     count: int
     span: Period | None
     currencies: list[str]
     account: str | None
+
+    @property
+    def text(self) -> str:
+        return "".join(self.pieces())
 
 
 def _category_paths(ledger: Ledger) -> dict[int, tuple[list[str], str]]:
@@ -56,22 +62,41 @@ def _category_paths(ledger: Ledger) -> dict[int, tuple[list[str], str]]:
     return paths
 
 
-def _select(ledger: Ledger, start: date | None, end: date | None, account_id: int | None) -> tuple[list[dict], dict]:
-    where = "t.pending = 0 AND (? IS NULL OR t.posted >= ?) AND (? IS NULL OR t.posted <= ?) AND (? IS NULL OR t.account_id = ?)"
-    params = [start and start.isoformat()] * 2 + [end and end.isoformat()] * 2 + [account_id] * 2
+_WHERE = "t.pending = 0 AND (? IS NULL OR t.posted >= ?) AND (? IS NULL OR t.posted <= ?) AND (? IS NULL OR t.account_id = ?)"
+ROWS_PER_PIECE = 1_000
+
+
+def _params(start: date | None, end: date | None, account_id: int | None) -> list:
+    return [start and start.isoformat()] * 2 + [end and end.isoformat()] * 2 + [account_id] * 2
+
+
+def _rows(ledger: Ledger, params: list) -> Iterator[dict]:
+    """The selected rows oldest first, each with its account and category path, one at a time."""
     accounts = {row["id"]: row for row in ledger.query("SELECT id, name, type, currency FROM accounts")}
     paths = _category_paths(ledger)
-    rows = ledger.query(f"SELECT t.* FROM transactions t WHERE {where} ORDER BY t.posted, t.id", params)
-    for row in rows:
+    for found in ledger.conn.execute(f"SELECT t.* FROM transactions t WHERE {_WHERE} ORDER BY t.posted, t.id", params):
+        row = dict(found)
         row["account"] = accounts[row["account_id"]]
         row["category_path"], row["category_kind"] = paths.get(row["category_id"], (None, None))
+        yield row
+
+
+def _splits(ledger: Ledger, params: list) -> dict[int, list[dict]]:
+    paths = _category_paths(ledger)
     splits: dict[int, list[dict]] = {}
     for split in ledger.query(
-        f"SELECT s.* FROM splits s JOIN transactions t ON t.id = s.transaction_id WHERE {where} ORDER BY s.id", params
+        f"SELECT s.* FROM splits s JOIN transactions t ON t.id = s.transaction_id WHERE {_WHERE} ORDER BY s.id", params
     ):
         path, kind = paths.get(split["category_id"], (None, None))
         splits.setdefault(split["transaction_id"], []).append(split | {"path": path, "kind": kind})
-    return rows, splits
+    return splits
+
+
+def _extent(ledger: Ledger, params: list) -> tuple[int, date | None, date | None, list[str]]:
+    """How many rows, their first and last day and their currencies, before any is rendered."""
+    count, first, last = ledger.conn.execute(f"SELECT COUNT(*), MIN(posted), MAX(posted) FROM transactions t WHERE {_WHERE}", params).fetchone()
+    currencies = [code for (code,) in ledger.conn.execute(f"SELECT DISTINCT currency FROM transactions t WHERE {_WHERE} ORDER BY 1", params)]
+    return count, first and date.fromisoformat(first), last and date.fromisoformat(last), currencies
 
 
 def _openings(ledger: Ledger, start: date, account_id: int | None) -> list[dict]:
@@ -110,15 +135,19 @@ def _after_stated_balances(ledger: Ledger, account_id: int | None, end: date | N
     return date.fromisoformat(latest) + timedelta(days=1) if latest else None
 
 
-def _csv(rows: list[dict], splits: dict[int, list[dict]]) -> str:
+def _csv(rows: Iterable[dict], splits: dict[int, list[dict]]) -> Iterator[str]:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    for row in rows:
+    for n, row in enumerate(rows, 1):
         parts = splits.get(row["id"])
         cells = _plain_row(row) | {"splits": json.dumps(_parts(row, parts, ":".join), ensure_ascii=False) if parts else ""}
         writer.writerow(cells[column] for column in CSV_COLUMNS)
-    return out.getvalue()
+        if n % ROWS_PER_PIECE == 0:
+            yield out.getvalue()
+            out.seek(0)
+            out.truncate()
+    yield out.getvalue()
 
 
 def _parts(row: dict, parts: list[dict], name: Callable[[list[str]], str]) -> list[dict]:
@@ -140,9 +169,10 @@ def _plain_row(row: dict) -> dict:
     }
 
 
-def _json(rows: list[dict], splits: dict[int, list[dict]], block: dict) -> str:
-    items = []
-    for row in rows:
+def _json(rows: Iterable[dict], splits: dict[int, list[dict]], block: dict) -> Iterator[str]:
+    """One object, `covered` first, then one transaction a line."""
+    yield '{"covered": ' + json.dumps(block, ensure_ascii=False) + ',\n "transactions": ['
+    for n, row in enumerate(rows):
         item = _plain_row(row) | {"category_path": ":".join(row["category_path"]) if row["category_path"] else None,
                                   "transfer_id": row["transfer_id"], "original_amount": None, "original_currency": None}
         if row["original_amount"] is not None:
@@ -152,8 +182,8 @@ def _json(rows: list[dict], splits: dict[int, list[dict]], block: dict) -> str:
                 part | {"category_path": ":".join(s["path"]) if s["path"] else None}
                 for part, s in zip(_parts(row, splits[row["id"]], itemgetter(-1)), splits[row["id"]])
             ]
-        items.append(item)
-    return json.dumps({"covered": block, "transactions": items}, ensure_ascii=False, indent=1) + "\n"
+        yield ("," if n else "") + "\n  " + json.dumps(item, ensure_ascii=False)
+    yield "\n]}\n"
 
 
 def export(ledger: Ledger, fmt: str, start: date | None = None, end: date | None = None,
@@ -165,28 +195,31 @@ def export(ledger: Ledger, fmt: str, start: date | None = None, end: date | None
         raise ToolError(f"end date {end} is before start date {start}")
     account_row = resolve_account(ledger, account) if account is not None else None  # "" names no account
     account_id = account_row["id"] if account_row else None
-    rows, splits = _select(ledger, start, end, account_id)
-    first, last = (date.fromisoformat(rows[0]["posted"]), date.fromisoformat(rows[-1]["posted"])) if rows else (start, end)
+    params = _params(start, end, account_id)
+    count, first, last, currencies = _extent(ledger, params)
     span = Period(start or first, end or last) if (start or first) and (end or last) else None  # the dates asked for, even with no rows
-    currencies = sorted({row["currency"] for row in rows})
-    block = covered(span, len(rows), currencies, account=account_row["name"] if account_row else None)
-    if fmt == "csv":
-        text = _csv(rows, splits)
-    elif fmt == "json":
-        text = _json(rows, splits, block)
-    else:
-        # Before the first row a full export opens at the balance the bank stated; with no rows at
-        # all (an account opened from an empty statement), the day after it.
-        opened = start or first or _after_stated_balances(ledger, account_id, end)
-        entries = build_entries(rows, splits, _openings(ledger, opened, account_id) if opened else [], opened, AccountNames())
-        if fmt == "beancount":
-            text = render_beancount(entries, account_row["currency"] if account_row else home_currency(ledger))
+    name = account_row["name"] if account_row else None
+    block = covered(span, count, currencies, account=name)
+
+    def pieces() -> Iterator[str]:
+        splits = _splits(ledger, params)
+        if fmt == "csv":
+            yield from _csv(_rows(ledger, params), splits)
+        elif fmt == "json":
+            yield from _json(_rows(ledger, params), splits, block)
         else:
-            text = render_ledger(entries)
-    return Export(text, len(rows), span, currencies, account_row["name"] if account_row else None)
+            # Before the first row a full export opens at the balance the bank stated; with no rows
+            # at all (an account opened from an empty statement), the day after it.
+            opened = start or first or _after_stated_balances(ledger, account_id, end)
+            openings = _openings(ledger, opened, account_id) if opened else []
+            entries = build_entries(list(_rows(ledger, params)), splits, openings, opened, AccountNames())
+            currency = account_row["currency"] if account_row else home_currency(ledger)
+            yield render_beancount(entries, currency) if fmt == "beancount" else render_ledger(entries)
+
+    return Export(pieces, count, span, currencies, name)
 
 
-def write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, pieces: Iterable[str]) -> None:
     """Write via a temporary file in the same directory and rename, so a reader never sees half a file.
 
     A pipe, a device or `/dev/stdout` is written to, not replaced; a symlink's target is what gets
@@ -194,7 +227,7 @@ def write_atomic(path: Path, text: str) -> None:
     """
     if path.exists() and not path.is_file():
         with path.open("w", encoding="utf-8", newline="") as handle:  # a FIFO, a device, process substitution
-            handle.write(text)
+            handle.writelines(pieces)
         return
     try:
         os.stat(path)  # a symlink loop is an error here, not a link to replace
@@ -211,7 +244,7 @@ def write_atomic(path: Path, text: str) -> None:
         if existing is not None:
             os.chmod(temp, existing)
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+            handle.writelines(pieces)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temp, path)
@@ -243,14 +276,14 @@ def export_transactions(
     if target.exists():
         raise ToolError(f"{target} already exists; choose another path", kind="exists", path=str(target))
     try:
-        write_atomic(target, result.text)
+        write_atomic(target, result.pieces())
     except OSError as exc:
         raise ToolError(f"could not write {target}: {exc.strerror or exc}", kind="io_error") from None
     return {
         "path": str(target),
         "format": format,
         "exported": result.count,
-        "bytes": len(result.text.encode()),
+        "bytes": target.stat().st_size,
         "covered": covered(result.span, result.count, result.currencies, account=result.account),
     }
 
