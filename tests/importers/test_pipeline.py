@@ -1717,6 +1717,15 @@ def test_a_row_the_bank_moved_or_reworded_between_downloads_is_not_added_again(t
         ]
 
 
+def _chase_qfx(tmp_path: Path, name: str, account: str, rows: tuple[tuple[str, str, str, str], ...]) -> Path:
+    """A Chase checking QFX of (day, amount, FITID, NAME) rows; a NAME may carry `<MEMO>` for the rest of a cut text."""
+    statement = "".join(f"<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>{day}<TRNAMT>{amount}<FITID>{fitid}<NAME>{text}</STMTTRN>" for day, amount, fitid, text in rows)
+    return write(tmp_path, name, (
+        f"<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD<BANKACCTFROM><BANKID>121000248<ACCTID>{account}"
+        f"<ACCTTYPE>CHECKING</BANKACCTFROM><BANKTRANLIST>{statement}</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n"
+    ), "OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n")
+
+
 def test_a_row_worded_otherwise_on_the_last_day_of_the_previous_download_is_the_same(tmp_path: Path) -> None:
     """The QFX after the CSV shares its last days: the payroll on the CSV's last day, worded
     `ORIG CO NAME:…` there and `ACME CORP PAYROLL` here, is the same row, since the QFX lists that
@@ -1726,15 +1735,10 @@ def test_a_row_worded_otherwise_on_the_last_day_of_the_previous_download_is_the_
         "DEBIT,03/30/2025,AMAZON MKTPL,-25.50,DEBIT_CARD,,\n"
         "CREDIT,04/01/2025,ORIG CO NAME:ACME CORP ORIG ID:1234567890 DESC DATE:040125 SEC:PPD,2850.00,ACH_CREDIT,,\n"
     ), CHASE_HEADER)
-    trn = "<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>{}<TRNAMT>{}<FITID>{}<NAME>{}</STMTTRN>"
-    statement = "".join(trn.format(*row) for row in (
+    qfx = _chase_qfx(tmp_path, "Chase1234.qfx", "000001234", (
         ("20250330", "-25.50", "1", "AMAZON MKTPL"), ("20250401", "2850.00", "2", "ACME CORP PAYROLL"),
         ("20250415", "-9.99", "3", "SPOTIFY"),
     ))
-    qfx = write(tmp_path, "Chase1234.qfx", (
-        "<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD<BANKACCTFROM><BANKID>121000248<ACCTID>000001234"
-        f"<ACCTTYPE>CHECKING</BANKACCTFROM><BANKTRANLIST>{statement}</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n"
-    ), "OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n")
     with Ledger() as ledger:
         import_file(ledger, csv_file)
         assert (import_file(ledger, qfx).added, ledger.scalar("SELECT COUNT(*) FROM transactions WHERE amount = 285000")) == (1, 1)
@@ -1761,15 +1765,10 @@ def test_a_row_reworded_takes_its_own_before_another_of_the_same_amount_that_day
     csv_file = write(tmp_path, "Chase1234_Activity_20250403.CSV", (
         "DEBIT,04/02/2025,SQ *BLUE BOTTLE,-5.75,DEBIT_CARD,,\n" "DEBIT,03/30/2025,AMAZON MKTPL,-25.50,DEBIT_CARD,,\n"
     ), CHASE_HEADER)
-    trn = "<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>{}<TRNAMT>{}<FITID>{}<NAME>{}</STMTTRN>"
-    statement = "".join(trn.format(*row) for row in (
+    qfx = _chase_qfx(tmp_path, "Chase1234.qfx", "000001234", (
         ("20250330", "-25.50", "1", "AMAZON MKTPL"), ("20250402", "-5.75", "2", "TST* JOES DINER"),
         ("20250402", "-5.75", "3", "SQ *BLUE BOTTLE COFFEE"), ("20250415", "-9.99", "4", "SPOTIFY"),
     ))
-    qfx = write(tmp_path, "Chase1234.qfx", (
-        "<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD<BANKACCTFROM><BANKID>121000248<ACCTID>000001234"
-        f"<ACCTTYPE>CHECKING</BANKACCTFROM><BANKTRANLIST>{statement}</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n"
-    ), "OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n")
     with Ledger() as ledger:
         import_file(ledger, csv_file)
         assert import_file(ledger, qfx).added == 2
@@ -2396,15 +2395,10 @@ def test_a_qfx_opening_an_account_beside_its_csvs_says_which_rows_they_share_tho
         "DEBIT,03/28/2025,ATM WITHDRAWAL 003421 04TH AVE SEATTLE WA,-20.00,ATM,,\n"
         "DEBIT,03/30/2025,AMAZON.COM*RT4Y67 AMZN.COM/BILL WA,-125.50,DEBIT_CARD,,\n"
     ), CHASE_HEADER)
-    trn = "<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>{}<TRNAMT>{}<FITID>{}<NAME>{}</STMTTRN>"
-    statement = "".join(trn.format(*row) for row in (
+    qfx = _chase_qfx(tmp_path, "JPMC.qfx", "000004321", (
         ("20250328", "-20.00", "1", "ATM WITHDRAWAL 003421 04TH AVE S<MEMO>EATTLE WA"),
         ("20250330", "-125.50", "2", "AMAZON.COM*RT4Y67 AMZN.COM/BILL <MEMO>WA"), ("20250405", "-9.99", "3", "SPOTIFY"),
     ))
-    qfx = write(tmp_path, "JPMC.qfx", (
-        "<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD<BANKACCTFROM><BANKID>121000248<ACCTID>000004321"
-        f"<ACCTTYPE>CHECKING</BANKACCTFROM><BANKTRANLIST>{statement}</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n"
-    ), "OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n")
     with Ledger() as ledger:
         import_file(ledger, csv_file, account="Joint Checking")
         separate = import_file(ledger, qfx)
