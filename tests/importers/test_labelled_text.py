@@ -44,3 +44,11 @@ def test_other_files_with_colons_are_not_blocks() -> None:
     assert LabelledText().detect(csv_preamble) == 0
     assert as_table("Notes: one\nTwo lines: here\n") is None
     assert LabelledText().detect("Name: Jo\nCity: Leeds\nPhone: 0113\n") == 0  # blocks, but no dates and amounts
+
+
+def test_a_card_number_masked_any_way_above_the_blocks_is_the_accounts(fixture_path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    text = fixture_path("written/santander_uk.txt").read_bytes()
+    for mask in (b"xxxx xxxx xxxx", b"XXXX-XXXX-XXXX-", b"**** **** ****"):
+        masked = tmp_path / "statement.txt"
+        masked.write_bytes(text.replace(b"XXXX XXXX XXXX ", mask + (b"" if mask.endswith(b"-") else b" ")))
+        assert parse_file(masked).accounts[0].number.endswith("4521"), mask

@@ -1593,9 +1593,9 @@ _ACCOUNT_LABEL = re.compile(
     re.I,
 )
 _ACCOUNT_NUMBER = re.compile(  # an IBAN, a run of digits, or a card's last four digits after its first or a mask
-    # (`4930 **** **** 1234`, Santander UK's `XXXX XXXX XXXX 1234`)
+    # (`4930 **** **** 1234`, Santander UK's `XXXX XXXX XXXX 1234`, `**** **** **** 1234`)
     r"\b[A-Z]{2}\d\d(?: ?[A-Z\d]{4}){2,7}(?: ?[A-Z\d]{1,4})?\b|\b\d[\d .-]{4,}\d\b|\b\d{4}[ *]*\*{4}[ *]*\d{4}\b"
-    r"|\bX{4}(?: ?X{4}){1,2} ?\d{4}\b"
+    r"|(?<![\w*])(?:[Xx]{4}|\*{4})(?:[ -]?(?:[Xx]{4}|\*{4})){1,2}[ -]?\d{4}\b"
 )
 
 
