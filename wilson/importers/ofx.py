@@ -138,6 +138,7 @@ def _tree(text: str, start: int) -> _Node:
     """
     root = _Node("", start)
     stack = [root]
+    opened: set[str] = set()  # the tags on the stack, asked of every token
     last_leaf = ""  # `</CODE>` right after `<CODE>0` closes nothing that is still open
     for m in _TOKEN.finditer(text, start):
         slash, tag, raw = m.groups()
@@ -145,10 +146,12 @@ def _tree(text: str, start: int) -> _Node:
         if slash:
             if tag != last_leaf:
                 _close(stack, tag)
+                opened = {node.tag for node in stack[1:]}
             last_leaf = ""
             continue
-        if any(node.tag == tag for node in stack[1:]):
+        if tag in opened:
             _close(stack, tag)  # `<STMTTRN>` again without `</STMTTRN>` (after an empty `<MEMO>` too): siblings, not nesting
+            opened = {node.tag for node in stack[1:]}
         value = raw.strip()
         node = _Node(tag, m.start(), (_unescape(value) if "&" in value else value) or None)
         stack[-1].children.append(node)
@@ -156,6 +159,7 @@ def _tree(text: str, start: int) -> _Node:
             last_leaf = tag
         else:
             stack.append(node)
+            opened.add(tag)
             last_leaf = ""
     for node in stack[1:]:
         node.cut = True
