@@ -279,7 +279,7 @@ def _not_moved(
             (inside if window[1] <= posted <= window[2] else edge).setdefault(amount, []).append((posted, text.casefold(), fingerprint, batch))
     if not inside and not edge:
         return fresh
-    batch_of = {row[2]: row[3] for held in (inside, edge) for seen in held.values() for row in seen}
+    batch_of = {row[2]: row[3] for by_amount in (inside, edge) for seen in by_amount.values() for row in seen}
     # A file that lists none of the account's rows again is another download of its days only if
     # they share more than a few (the same month in another format, whose texts all differ): two
     # statements share the day or two at their boundary, where the next one's row of the same
@@ -454,10 +454,10 @@ def _unmatched(
     """The positions that no row the account holds (day, text, fingerprint, …) answers for; each held
     row answers for one, the nearest in days first (a daily coffee reworded: each day's its own,
     where the first within reach left the oldest days none), and its fingerprint goes into `taken`.
-    The held rows are looked up by day and text, not scanned: `same` reads only those, and years
-    of one fare took seconds per import."""
+    The held rows are looked up by day and text, not scanned: `same` reads only those (and the
+    batch), and years of one fare took seconds per import."""
     kept = []
-    by_list: dict[int, tuple[list, dict[str, dict[str, list]], list[str]]] = {}  # by id() of a held list
+    by_list: dict[int, tuple[list, dict[str, dict[tuple, list]], list[str]]] = {}  # by id() of a held list
     gone: set[int] = set()
     for i in fresh:
         seen = held_for(i)
@@ -465,18 +465,19 @@ def _unmatched(
         if seen:
             held = by_list.get(id(seen))
             if held is None:
-                by_day: dict[str, dict[str, list]] = {}
-                for row in seen:
-                    by_day.setdefault(row[0], {}).setdefault(row[1], []).append(row)
+                by_day: dict[str, dict[tuple, list]] = {}
+                for row in seen:  # by day, then by what `same` reads of a row: its text (and batch, where held)
+                    by_day.setdefault(row[0], {}).setdefault(row[1:2] + row[3:4], []).append(row)
                 held = by_list[id(seen)] = (seen, by_day, sorted(by_day))
             match = _nearest(held[1], held[2], rows.posted[i], rows.description[i], same)
         if match is None:
             kept.append(i)
             continue
-        texts = held[1][match[0]]
-        texts[match[1]].pop(0)
-        if not texts[match[1]]:
-            del texts[match[1]]
+        alike = held[1][match[0]]
+        key = match[1:2] + match[3:4]
+        alike[key].pop(0)
+        if not alike[key]:
+            del alike[key]
         gone.add(id(match))
         taken.add(match[2])
     for seen, _, _ in by_list.values():  # later passes see what is left
@@ -485,7 +486,7 @@ def _unmatched(
 
 
 def _nearest(
-    by_day: dict[str, dict[str, list]], ordered: list[str], posted: str, description: str, same: Callable[[tuple, str, str], bool],
+    by_day: dict[str, dict[tuple, list]], ordered: list[str], posted: str, description: str, same: Callable[[tuple, str, str], bool],
 ) -> tuple | None:
     """The first held row of the day nearest to `posted` whose text `same` takes, within a bank id's reach."""
     low = bisect_left(ordered, shift(posted, -BANK_ID_MATCH_DAYS))
