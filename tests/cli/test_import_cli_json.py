@@ -151,5 +151,7 @@ def test_a_dash_imports_the_export_piped_in_and_records_no_path(tmp_path: Path) 
     ledger = Ledger()
     assert [(row["file_name"], row["file_path"]) for row in ledger.query("SELECT * FROM import_batches")] == [("-", None)] * 2
     ledger.close()
+    twice = CliRunner().invoke(main, ["import", "-", "-"], input=export.encode())
+    assert (twice.exit_code, twice.stderr) == (1, "wilson: - (standard input) can be given once: what is piped in is read once\n")
     empty = CliRunner().invoke(main, ["import", "-"], input=b"")
     assert (empty.exit_code, empty.stderr) == (1, "wilson: -: the file is empty\n")

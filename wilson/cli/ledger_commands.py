@@ -51,6 +51,8 @@ def import_command(
     except LedgerError as exc:
         fail(str(exc))
     try:
+        if [str(path) for path in paths].count("-") > 1:
+            fail("- (standard input) can be given once: what is piped in is read once")
         if paths and (undo is not None or history):
             fail("give either files to import or --undo/--history, not both")
         if undo is not None and history:
