@@ -70,10 +70,9 @@ def _params(start: date | None, end: date | None, account_id: int | None) -> lis
     return [start and start.isoformat()] * 2 + [end and end.isoformat()] * 2 + [account_id] * 2
 
 
-def _rows(ledger: Ledger, params: list) -> Iterator[dict]:
+def _rows(ledger: Ledger, params: list, paths: dict[int, tuple[list[str], str]]) -> Iterator[dict]:
     """The selected rows oldest first, each with its account and category path, one at a time."""
     accounts = {row["id"]: row for row in ledger.query("SELECT id, name, type, currency FROM accounts")}
-    paths = _category_paths(ledger)
     for found in ledger.conn.execute(f"SELECT t.* FROM transactions t WHERE {_WHERE} ORDER BY t.posted, t.id", params):
         row = dict(found)
         row["account"] = accounts[row["account_id"]]
@@ -81,8 +80,7 @@ def _rows(ledger: Ledger, params: list) -> Iterator[dict]:
         yield row
 
 
-def _splits(ledger: Ledger, params: list) -> dict[int, list[dict]]:
-    paths = _category_paths(ledger)
+def _splits(ledger: Ledger, params: list, paths: dict[int, tuple[list[str], str]]) -> dict[int, list[dict]]:
     splits: dict[int, list[dict]] = {}
     for split in ledger.query(
         f"SELECT s.* FROM splits s JOIN transactions t ON t.id = s.transaction_id WHERE {_WHERE} ORDER BY s.id", params
@@ -93,10 +91,11 @@ def _splits(ledger: Ledger, params: list) -> dict[int, list[dict]]:
 
 
 def _extent(ledger: Ledger, params: list) -> tuple[int, date | None, date | None, list[str]]:
-    """How many rows, their first and last day and their currencies, before any is rendered."""
-    count, first, last = ledger.conn.execute(f"SELECT COUNT(*), MIN(posted), MAX(posted) FROM transactions t WHERE {_WHERE}", params).fetchone()
-    currencies = [code for (code,) in ledger.conn.execute(f"SELECT DISTINCT currency FROM transactions t WHERE {_WHERE} ORDER BY 1", params)]
-    return count, first and date.fromisoformat(first), last and date.fromisoformat(last), currencies
+    """How many rows, their first and last day and their currencies, before any is rendered (one pass)."""
+    count, first, last, codes = ledger.conn.execute(
+        f"SELECT COUNT(*), MIN(posted), MAX(posted), GROUP_CONCAT(DISTINCT currency) FROM transactions t WHERE {_WHERE}", params
+    ).fetchone()
+    return count, first and date.fromisoformat(first), last and date.fromisoformat(last), sorted(codes.split(",")) if codes else []
 
 
 def _openings(ledger: Ledger, start: date, account_id: int | None) -> list[dict]:
@@ -202,17 +201,18 @@ def export(ledger: Ledger, fmt: str, start: date | None = None, end: date | None
     block = covered(span, count, currencies, account=name)
 
     def pieces() -> Iterator[str]:
-        splits = _splits(ledger, params)
+        paths = _category_paths(ledger)
+        splits = _splits(ledger, params, paths)
         if fmt == "csv":
-            yield from _csv(_rows(ledger, params), splits)
+            yield from _csv(_rows(ledger, params, paths), splits)
         elif fmt == "json":
-            yield from _json(_rows(ledger, params), splits, block)
+            yield from _json(_rows(ledger, params, paths), splits, block)
         else:
             # Before the first row a full export opens at the balance the bank stated; with no rows
             # at all (an account opened from an empty statement), the day after it.
             opened = start or first or _after_stated_balances(ledger, account_id, end)
             openings = _openings(ledger, opened, account_id) if opened else []
-            entries = build_entries(list(_rows(ledger, params)), splits, openings, opened, AccountNames())
+            entries = build_entries(list(_rows(ledger, params, paths)), splits, openings, opened, AccountNames())
             currency = account_row["currency"] if account_row else home_currency(ledger)
             yield render_beancount(entries, currency) if fmt == "beancount" else render_ledger(entries)
 
