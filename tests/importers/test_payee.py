@@ -152,7 +152,8 @@ CASES = [
     ("BILL PAYMENT VIA FASTER PAYMENT TO BLOGGS, JOE REFERENCE RENT", "Bloggs, Joe"),
     # comdirect's card payment: the label, then the shop's place after `//`
     ("Buchungstext: EDEKA SAGT DANKE//Berlin/DE 2024-03-01T12:00:00 Karte Nr. 4871 XXXX XXXX 1234 Kartenzahlung", "Edeka Sagt Danke"),
-    ("Kartenzahlung//Netto Marken-Discount/DE", "Netto Marken-Discount/DE"),  # the booking's kind before `//`: the shop after it
+    ("Kartenzahlung//Netto Marken-Discount/Berlin/DE", "Netto Marken-Discount"),  # comdirect: shop, city, country
+    ("Kartenzahlung//Netto Marken-Discount/DE", "Netto Marken-Discount"),  # the booking's kind before `//`: the shop after it
     # Wells Fargo's recurring card payments, Chase's transfer reference
     ("RECURRING PAYMENT AUTHORIZED ON 01/02 SPOTIFY USA 888-8124470 NY S585002123456789 CARD 1234", "Spotify"),
     ("ONLINE TRANSFER TO SAV ...9876 TRANSACTION#: 23456789012 03/28", "Online Transfer to Sav ...9876"),

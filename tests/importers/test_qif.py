@@ -222,6 +222,14 @@ def test_european_qif_is_in_euros_and_compact_dates_are_read() -> None:
     assert compact.accounts[0].currency == "USD" and compact.transactions[0].posted == date(2024, 1, 2)
 
 
+def test_amounts_written_with_a_currency_sign_say_the_currency() -> None:
+    pounds = QIF.parse("!Type:Bank\nD01/02/2024\nT-£12.50\nPTesco\n^\nD03/02/2024\nT£1,200.00\nPSalary\n^\n", "uk.qif")
+    assert (pounds.accounts[0].currency, pounds.accounts[0].currency_stated) == ("GBP", True)
+    assert [t.amount for t in pounds.transactions] == [-1250, 120000] and pounds.warnings == []
+    mixed = QIF.parse("!Type:Bank\nD01/02/2024\nT-£12.50\nPTesco\n^\nD03/02/2024\nT-€3.00\nPCafé\n^\n", "mixed.qif")
+    assert (mixed.accounts[0].currency, mixed.accounts[0].currency_stated) == ("USD", False)  # no one sign: as before
+
+
 def test_a_year_no_writer_emits_is_a_row_error() -> None:
     text = "!Type:Bank\nD03/01/2025\nT-1.00\n^\nD03/02/202\nT-2.00\n^\nD03/02/0025\nT-3.00\n^\nD0025-03-02\nT-4.00\n^\n"
     result = QIF.parse(text, "years.qif")

@@ -117,6 +117,8 @@ _POLISH_PARTY = re.compile(
     r"|Rachunek (?:nadawcy|odbiorcy)|Adres (?:nadawcy|odbiorcy)|Lokalizacja|Kraj|Miasto|Numer telefonu|Operacja)\s*:|$)",
     re.I,
 )
+# comdirect's card payment once its `Kartenzahlung` is gone: `//Netto Marken-Discount/Berlin/DE`, `//Netto/DE`
+_SLASHED_SHOP = re.compile(r"//([^/]+)(?:/[^/]+)?/[A-Z]{2}")
 _DUTCH_CARD_NUMBER = re.compile(r",\s*PAS\s*\d+\s*$", re.I)
 _SEPA_PURCHASE = re.compile(r"(?:Ihr Einkauf bei|Your purchase at|Purchase at)\s+(.+)", re.I)
 _CHECK = re.compile(r"^(?:CHECK|CHEQUE|CHQ|CHK)\s*(?:NO\.?|NUMBER)?\s*#?\s*(\d+)\b", re.I)
@@ -234,7 +236,8 @@ def _strip(text: str) -> str:
     while previous != text:
         stripped = _PREFIX.sub("", text, count=1).strip()
         previous, text = text, text if _GENERIC.fullmatch(stripped) else stripped  # `VISA PAYMENT` is the card's, not `PAYMENT`
-    text = _FIELD_TAIL.sub("", text)
+    shop = _SLASHED_SHOP.fullmatch(text)
+    text = shop[1] if shop else _FIELD_TAIL.sub("", text)
     alias = _ALIAS.match(text)  # `PAYPAL *UBER TRIP` is Uber once the processor is gone
     if alias:
         return _ALIAS_NAMES[alias.lastgroup]

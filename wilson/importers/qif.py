@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_EVEN, Decimal
 
+from wilson.importers.csv_headers import cell_currency
 from wilson.importers.dates import COMPACT, D_MON_Y, DMY, MON_D_Y, infer_date_format
 from wilson.importers.model import CARD_PAYMENT, ParsedAccount, ParsedSplit, ParsedTransaction, ParseResult, RowError, name_from_file, payee_of
 from wilson.money import AmountError, format_minor, guess_decimal_separator, parse_amount, to_minor
@@ -153,7 +154,7 @@ def _category(raw: str) -> tuple[str | None, str | None]:
 
 class _QifParser:
     def __init__(self, text: str, source: str, currency: str | None = None, issuer_side: bool = False):
-        self.source, self.currency = source, currency
+        self.source = source
         self.issuer_side = issuer_side  # --format qif_issuer: card sections read from the issuer's side (`read_issuer_side`)
         self.lines = _lines(text)
         self.cut_short = not text.endswith("\n")  # the file stops mid-line: its last record may be cut
@@ -161,6 +162,7 @@ class _QifParser:
         self.dotted_dates = any(line[:1] == "D" and _DOTTED_DATE.fullmatch(line[1:].strip()) for line in self.lines)
         amounts = [line[1:] for line in self.lines if line[:1] in ("T", "U", "$")]
         self.decimal_sep = guess_decimal_separator(amounts)
+        self.currency = currency or _written_currency(amounts)
         self.minors: dict[str, int] = {}
         self.dates: dict[str, date] = {}
         self.result = ParseResult(format=QIF, transactions=[], accounts=[], warnings=[doubt] if doubt else [])
@@ -441,6 +443,13 @@ class _QifParser:
         if not _DIGIT.search(text):  # also keeps a lone `-` away from parse_amount, which trips on it
             raise AmountError(f"not an amount: {text!r}")
         return parse_amount(text, self.decimal_sep)
+
+
+def _written_currency(amounts: list[str]) -> str | None:
+    """The currency every amount that writes one writes beside its number (`T-£12.50`, a UK
+    bank's QIF): QIF has no field for it."""
+    written = set(map(cell_currency, set(amounts))) - {None}
+    return written.pop() if len(written) == 1 else None
 
 
 def _unnamed_key(section: str) -> str:
