@@ -51,6 +51,7 @@ _KIND = re.compile(r"[A-Z][A-Z ]+")  # `POS MERCHANDISE`, the transaction kind b
 _STATEMENTS = frozenset({"STMTRS", "CCSTMTRS"})
 _TRANSACTION = frozenset({"STMTTRN"})
 _PENDING_TRANSACTION = frozenset({"STMTTRNP"})  # OFX 2.1's BANKTRANLISTP: holds not yet posted
+_ROWS = _TRANSACTION | _PENDING_TRANSACTION
 _SECURITIES = frozenset({  # an investment statement's trades and other security transactions
     "BUYDEBT", "BUYMF", "BUYOPT", "BUYOTHER", "BUYSTOCK", "CLOSUREOPT", "INCOME", "INVEXPENSE", "JRNLFUND", "JRNLSEC",
     "MARGININTEREST", "REINVEST", "RETOFCAP", "SELLDEBT", "SELLMF", "SELLOPT", "SELLOTHER", "SELLSTOCK", "SPLIT", "TRANSFER",
@@ -93,13 +94,14 @@ class _Node:
         return node.text if node else None
 
     def find_all(self, tags: frozenset[str]) -> list[_Node]:
-        """Descendants whose tag is in `tags`, without looking inside the ones found."""
+        """Descendants whose tag is in `tags`, without looking inside the ones found, nor inside a
+        transaction: nothing searched for lives there, and its fields are most of a file's nodes."""
         found, todo = [], list(reversed(self.children))
         while todo:
             node = todo.pop()
             if node.tag in tags:
                 found.append(node)
-            elif node.children:
+            elif node.children and node.tag not in _ROWS:
                 todo.extend(reversed(node.children))
         return found
 
