@@ -1883,3 +1883,41 @@ def test_card_csv_turns_round_only_a_lone_amount_column_and_balances_that_then_f
 )
 def test_a_fee_column_is_taken_off_the_amount_only_when_it_is_not_within_it(text: str, amounts: list[int]) -> None:
     assert [t.amount for t in parse_text(text).transactions] == amounts
+
+
+def test_a_direction_column_named_in_parentheses_signs_unsigned_amounts() -> None:
+    """SEB's `(D/C)` beside an unsigned amount: with the name read as nothing, every debit was money in."""
+    result = parse_text(
+        'Account;Date;"Beneficiary\'s name";Type;(D/C);Amount;"Description";Currency\n'
+        '"EE921010010575985012";"04.07.2022";"SEB";"TT";"D";2,95;"SEB Super+ pakett";"EUR"\n'
+        '"EE921010010575985012";"04.07.2022";"RIMI ISETEEN\\TAMMSAARE TEE 104A\\TALLINN";"MK";"D";13,56;"kaart...075740 RIMI";"EUR"\n'
+        '"EE921010010575985012";"22.07.2022";"TWILIO ESTONIA OU";"MK";"C";5973,58;"MK";"EUR"\n'
+    )
+    assert [t.amount for t in result.transactions] == [-295, -1356, 597358]
+    assert [t.payee for t in result.transactions] == ["Seb", "Rimi Iseteen", "Twilio Estonia Ou"]  # the party, less its address
+
+
+def test_a_last_text_column_running_on_is_one_text_and_other_ragged_rows_are_refused() -> None:
+    """Livebank writes its `Umsatztext` as several fields: the row is not broken, its text is long."""
+    result = parse_text(
+        "Kontonummer;Buchungsdatum;Waehrung;Betrag;Buchungstext;Umsatztext\n"
+        '12345678;2013-07-03;EUR;150,00;"Datenträger-Umsatz";A name;"A text";"REF: 1234"\n'
+        '12345678;2013-06-10;EUR;-100,00;"Internetauftrag";"Miete Juni"\n'
+    )
+    assert [(t.amount, t.description) for t in result.transactions] == [
+        (15000, "A name;A text;REF: 1234"), (-10000, "Miete Juni"),
+    ] and not result.errors
+    refused = parse_text("Datum;Umsatztext;Betrag\n03.07.2013;A name;A text;150,00\n10.06.2013;Miete;-100,00\n")
+    assert [e.message for e in refused.errors] == ["4 fields but the header has 3; is a value holding a semicolon not quoted?"]
+
+
+def test_every_text_column_an_english_swiss_export_names_is_joined() -> None:
+    """ZKB's `Booking text` holds every row's words, its `Details` only some: a row was left with none."""
+    result = parse_text(
+        '"Date";"Booking text";"Debit CHF";"Credit CHF";"Balance CHF";"Payment purpose";"Details"\n'
+        '"01.01.2024";"Credit salary: Test Employer";"";"5000.00";"5000.00";"";""\n'
+        '"10.01.2024";"Debit eBill: Test Utility Company";"150.00";"";"4850.00";"Invoice 12";"Test Utility Company"\n'
+    )
+    assert [t.description for t in result.transactions] == [
+        "Credit salary: Test Employer", "Debit eBill: Test Utility Company Invoice 12",  # words said once
+    ]

@@ -37,6 +37,7 @@ from wilson.importers.model import (
 from wilson.money import direction_mark, exponent, guess_decimal_separator
 
 MAX_ROW_CHARS = 64 * 1024
+_DELIMITER_NAMES = {",": "a comma", ";": "a semicolon", "\t": "a tab", "|": "a bar"}
 _DATE_SHAPE = re.compile(r"\d{1,4}([./-])\d{1,2}\1\d{1,4}")  # `23.11.2026`, `2026-11-23`: no amount
 MAX_DESCRIPTION_CHARS = 4 * 1024
 
@@ -540,17 +541,20 @@ class _Conversion:
         widths = set(map(len, records))
         if not widths or (widths == {self.width} and not self.check_sizes):
             return refused
+        last_is_text = bool(header_width) and header_width - 1 in self.layout.texts
         for i, cells in enumerate(records):
             filled = [c.strip() for c in cells if c.strip()]
             if i == len(records) - 1 and len(filled) == 1 and _prose(filled[0]):
                 cells = records[i] = filled + [""] * (self.width - 1)  # Robinhood's disclaimer in a column of its own
-            if header_width and len(cells) > header_width and any(c.strip() for c in cells[header_width:]):
-                refused[i] = RowError(
-                    lines[i], f"{len(cells)} fields but the header has {header_width}; is a value with a comma not quoted?"
-                )
-            elif len(cells) > MAX_COLUMNS:
+            if len(cells) > MAX_COLUMNS:
                 refused[i] = RowError(lines[i], f"{len(cells)} columns; more than {MAX_COLUMNS} is not a bank export row")
-            elif self.check_sizes and sum(map(len, cells)) > MAX_ROW_CHARS:
+            elif header_width and len(cells) > header_width and any(c.strip() for c in cells[header_width:]):
+                if last_is_text:  # its text runs on: Livebank's `Umsatztext` in several fields, an unquoted `ACME, INC`
+                    cells = records[i] = [*cells[: header_width - 1], self.delimiter.join(cells[header_width - 1 :]).rstrip(self.delimiter)]
+                else:
+                    unquoted = _DELIMITER_NAMES.get(self.delimiter, repr(self.delimiter))
+                    refused[i] = RowError(lines[i], f"{len(cells)} fields but the header has {header_width}; is a value holding {unquoted} not quoted?")
+            if i not in refused and self.check_sizes and sum(map(len, cells)) > MAX_ROW_CHARS:
                 refused[i] = RowError(lines[i], "row is longer than 64 KB")
             if len(cells) < self.width:
                 records[i] = cells + [""] * (self.width - len(cells))

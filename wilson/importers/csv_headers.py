@@ -31,6 +31,7 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
         "payee", "beneficiary", "payee name", "payer name", "merchant", "merchant name", "counterparty", "counter party",
         "counterparty name", "counteraccount name", "name", "from", "to", "name of sender receiver", "partner name",
         "other party", "beneficiary originator", "originator", "payer payee", "beneficiary payer",  # Deutsche Bank: `Beneficiary / Originator`
+        "beneficiary s name", "beneficiary name",  # SEB's `"Beneficiary's name"`
     ),
     "text": (
         "description", "details", "memo", "narrative", "particulars", "transaction details",
@@ -42,6 +43,7 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
         "reason for payment",
         "notification text",  # PostFinance
         "transaction info",
+        "booking text", "payment purpose",  # Zürcher Kantonalbank
     ),
     "original": ("original description", "original statement", "statement description"),  # beside a bank's cleaned name
     "amount": (
@@ -114,6 +116,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "zahlungspflichtige r", "zahlungsempfanger in", "partnername", "nombre", "nome",
         "gegenkonto inhaber", "sender empfanger", "nadawca odbiorca", "mottagare avsandare", "mottagare", "nazwa nadawcy",
         "nazwa odbiorcy", "nazev protistrany",
+        "auftraggebername", "empfangername", "empfaengername",  # Oberbank
     ),
     "text": (
         "verwendungszweck", "beschreibung", "omschrijving", "vrije mededeling", "mededelingen", "libelle",
@@ -126,6 +129,7 @@ _OTHER: dict[str, tuple[str, ...]] = {
         "szczegoly transakcji", "movimiento", "descrizione estesa", "popis prikazce", "popis pro prijemce",
         "texte de notification", "testo di avviso",  # PostFinance in French and Italian
         "concepto referencia", "detalle del movimiento",
+        "umsatztext",  # Livebank
     ),
     "amount": ("betrag", "buchungsbetrag", "bedrag", "montant", "importe", "importo", "belopp", "summe", "summa", "umsatz", "zauctovana castka", "tranzakcio osszege", "castka", "kwota",
                "belob", "belop", "objem", "maara", "maara euroa", "montant de l operation", "montante", "kwota transakcji",
@@ -301,9 +305,11 @@ _WHOLE_LETTERS = str.maketrans({"ß": "ss", "ø": "o", "æ": "ae", "œ": "oe", "
 
 def normalise_header(name: str) -> str:
     """Lower case, no accents, no parentheses, punctuation as single spaces: one key per spelling.
-    Letters of other scripts stay (`Дата операции`), their marks go (`й` is `и`, `ї` is `і`)."""
+    Letters of other scripts stay (`Дата операции`), their marks go (`й` is `и`, `ї` is `і`). A
+    name that is all parenthesis (SEB's `(D/C)`) is its inside."""
     name = name.lower().translate(_WHOLE_LETTERS)
-    text = unicodedata.normalize("NFKD", _PARENTHETICAL.sub(" ", name))
+    bare = _PARENTHETICAL.sub(" ", name)
+    text = unicodedata.normalize("NFKD", bare if bare.strip() else name)
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     return " ".join(re.sub(r"[\W_]+", " ", text).split())
 

@@ -155,7 +155,7 @@ _COMPANY_WORDS = frozenset(
 _SYMBOLS = re.compile(r"[¦|*~^{}<>\[\]]")
 _WIDTH_FORMS = re.compile("[\uff01-\uffee]")  # full-width Latin letters and digits, half-width kana
 _DOMAIN = re.compile(r"^WWW\.|(?<=\w)\.(?:COM(?:\.AU)?|NET|ORG|CO\.(?:UK|JP)|DE|FR|CA|JP|IO)\b(?:/\S*)?", re.I)
-_COLUMNS = re.compile(r"\s{2,}|\t")  # fixed-width descriptors: name, then city, then country
+_COLUMNS = re.compile(r"\s{2,}|\t|\\")  # fixed-width descriptors: name, then city, then country; SEB's `RIMI\TALLINN`
 
 _KEEP_UPPER = frozenset(
     "ATM ATT AT&T BP CVS DHL H&M HSBC IBM IKEA KFC TSB UPS USPS USA UK US NY BBC HMRC DVLA TV ABC AMC "
