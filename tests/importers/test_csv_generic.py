@@ -890,7 +890,8 @@ def test_aib_posted_columns_and_local_currency_amount() -> None:
 def test_asn_balance_before_each_row_is_not_its_amount() -> None:
     asn = parse_fixture("written/asn_nl.csv", "inferred_csv")  # no header; the balance before the row, then the amount
     assert [t.amount for t in asn.transactions] == [-2345, 250000, -105000]
-    assert asn.transactions[0].description == "Betaalautomaat AH 1234 Amsterdam"  # `'...'` around the text
+    # the party and, far off, the message (in `'...'`): both describe the row
+    assert asn.transactions[0].description == "Albert Heijn 1234 Betaalautomaat AH 1234 Amsterdam"
 
 
 def test_german_party_columns_balance_lines_and_the_account_named_above_the_table() -> None:
