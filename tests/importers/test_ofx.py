@@ -536,6 +536,8 @@ def test_a_name_that_says_only_the_kind_of_row_leaves_the_payee_to_the_memo(tmp_
             ("20250304", "WHOLE FOODS", "STORE 10233"), ("20250305", "ONLINE PAYMENT", "THANK YOU"),
             ("20250306", "CHECK CARD", "0104 SHELL OIL 12345"), ("20250307", "POS PURCHASE", "BP 12345"),
             ("20250308", "DEBIT CARD PURCHASE", "7 ELEVEN 12345"),
+            ("20250309", "080325 CB****3419", "DR WEILL       33PESSAC"),  # Banque Populaire: the card's day and number
+            ("20250310", "MIETE 04/18 WOHNUNG 3; ASDF Immobilien GmbH", "FOLGELASTSCHRIFT; IBAN: DE12341234123412341234; BIC: ABCDABCDABC"),
         )
     )
     path = tmp_path / "memo.ofx"
@@ -547,7 +549,9 @@ def test_a_name_that_says_only_the_kind_of_row_leaves_the_payee_to_the_memo(tmp_
             ("PREAUTHORIZED DEBIT;ROGERS WIRELESS;Electronic Funds Transfer", "Rogers Wireless"),
             ("WHOLE FOODS STORE 10233", "Whole Foods"), ("ONLINE PAYMENT THANK YOU", "Online Payment"),  # a MEMO naming no one
             ("CHECK CARD 0104 SHELL OIL 12345", "Shell Oil"), ("POS PURCHASE BP 12345", "BP"),
-            ("DEBIT CARD PURCHASE 7 ELEVEN 12345", "7 Eleven"),
+            ("DEBIT CARD PURCHASE 7 ELEVEN 12345", "7 Eleven"), ("080325 CB****3419 DR WEILL 33PESSAC", "DR Weill"),
+            # a MEMO of the kind and the bank's fields names no one (the payee was `Iban`)
+            ("MIETE 04/18 WOHNUNG 3; ASDF Immobilien GmbH FOLGELASTSCHRIFT; IBAN: DE12341234123412341234; BIC: ABCDABCDABC", "MIETE WOHNUNG 3; ASDF Immobilien GmbH"),
         ]
 
 

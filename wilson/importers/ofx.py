@@ -582,9 +582,13 @@ class _OfxParser:
 def _memo_payee(memo: str) -> str | None:
     """Canadian banks write `PREAUTHORIZED DEBIT;PAYEE;Electronic Funds Transfer` in MEMO."""
     parts = [part.strip() for part in memo.split(";")]
-    if len(parts) > 1 and parts[1] and _KIND.fullmatch(parts[0]):
+    if len(parts) > 1 and parts[1] and _KIND.fullmatch(parts[0]) and not _LABELLED.match(parts[1]):
         return parts[1]
     return None
+
+
+_LABELLED = re.compile(r"(?:IBAN|BIC|BLZ|KTO|REF)\b\s*:", re.I)  # Sparkasse's `FOLGELASTSCHRIFT; IBAN: DE…; BIC: …` names no one
+_LABELLED_MEMO = re.compile(r"[A-Z][A-Z ]+(?:;\s*(?:IBAN|BIC|BLZ|KTO|REF)\b\s*:[^;]*)+", re.I)
 
 
 def _describe(name: str, memo: str, trntype: str) -> tuple[str, str]:
@@ -606,7 +610,9 @@ def _describe(name: str, memo: str, trntype: str) -> tuple[str, str]:
     joined = f"{name} {memo}"
     if _KIND_NAME.fullmatch(name.strip()) and (memo_payee or _names_someone(memo)):
         return joined, memo_payee or _LEADING_NUMBER.sub("", memo)  # `POS PURCHASE` says only what kind of row; MEMO names the shop
-    return joined, memo_payee or (joined if len(name) >= _NAME_CUT else name)  # a cut NAME goes on in MEMO
+    if len(name) < _NAME_CUT or _LABELLED_MEMO.fullmatch(memo):  # MEMO only the kind and the bank's fields: no more name
+        return joined, memo_payee or name
+    return joined, memo_payee or joined  # a cut NAME goes on in MEMO
 
 
 def _names_someone(memo: str) -> bool:
@@ -622,8 +628,9 @@ _REFERENCE_WORDS = frozenset({
 _LEADING_NUMBER = re.compile(r"^(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\s+")  # `0104 SHELL OIL`: the card's day, after `CHECK CARD`
 # A NAME that says only what kind of row it is: the payee is in MEMO.
 _KIND_NAME = re.compile(
-    r"(?:pos|point of sale|debit card|debit|check ?card|card|visa|ach|pre-?authori[sz]ed|electronic|recurring|online|web|bill)"
-    r"(?: (?:purchase|debit|payment|withdrawal|transaction))?",
+    r"(?:\d{6}\s+)?"  # the card's day: Banque Populaire's `250822 CB****3419`
+    r"(?:pos|point of sale|debit card|debit|check ?card|card|visa|ach|pre-?authori[sz]ed|electronic|recurring|online|web|bill|cb)"
+    r"(?: (?:purchase|debit|payment|withdrawal|transaction))?(?:\s*[*xX]{2,}\d{4})?",
     re.I,
 )
 
