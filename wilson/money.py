@@ -27,9 +27,13 @@ ISO_4217 = frozenset("""
 """.split())
 
 _SYMBOLS = "$€£¥₹₩₽₺₪₫₴₦₱฿"
+# Arabic abbreviations, written before or after: the Jordanian dinar's `د.ا.`, the dirham's `د.إ`.
+_ARABIC_SIGN = r"[\u0600-\u06FF]+(?:\.[\u0600-\u06FF]+)*\.?"
 _CODE_RE = re.compile(
-    r"^(?:[A-Z]{3}|[A-Z]{2}\$|kr\.?|Kč|zł|Ft|Fr\.?|R\$|sFr\.?|RM|Rs\.?)\s*|\s*(?:[A-Z]{3}|kr\.?|Kč|zł|Ft|Fr\.?|RM|Rs\.?)$"
+    rf"^(?:[A-Z]{{3}}|[A-Z]{{2}}\$|kr\.?|Kč|zł|Ft|Fr\.?|R\$|sFr\.?|RM|Rs\.?|{_ARABIC_SIGN})\s*"
+    rf"|\s*(?:[A-Z]{{3}}|kr\.?|Kč|zł|Ft|Fr\.?|RM|Rs\.?|{_ARABIC_SIGN})$"
 )
+_BIDI_MARKS = str.maketrans("", "", "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _WHOLE_SWISS = re.compile(r"\d[.,][-–]$")
 _DIRECTION_MARK = re.compile(r"\s*(?<![A-Za-z])(?P<mark>debit|credit|dr|cr|d|c)\.?$", re.IGNORECASE)
 _NUMBER_RE = re.compile(r"^(?:\d+(?:\.\d*)?|\.\d+)$")
@@ -116,7 +120,7 @@ def parse_amount(text: str, decimal_sep: str | None = None) -> Decimal:
     if mark:
         negative, signs = mark == "D", 1
     s = s.strip()
-    s = s.replace("\u2212", "-").strip()
+    s = s.replace("\u2212", "-").translate(_BIDI_MARKS).strip()  # right-to-left text marks its sign's direction
     for _ in range(3):  # symbols, signs and parentheses in either order: `-$5`, `$-5`, `5 €-`, `$ (5)`
         s = s.strip().strip(_SYMBOLS).strip()
         s = _CODE_RE.sub("", s).strip()

@@ -1922,3 +1922,16 @@ def test_every_text_column_an_english_swiss_export_names_is_joined() -> None:
     assert [t.description for t in result.transactions] == [
         "Credit salary: Test Employer", "Debit eBill: Test Utility Company Invoice 12",  # words said once
     ]
+
+
+def test_a_ynab_register_in_dinars_reads_its_arabic_sign_and_its_three_decimals() -> None:
+    """`د.ا.` and a right-to-left mark before each amount: every row was refused, its `Inflow` blamed on `Outflow`."""
+    rlm = "\u200f"
+    header = '"Account","Date","Payee","Memo","Outflow","Inflow","Running Balance"\n'
+    result = parse_text(header + f'"checking1",2022/11/07,"shop1","Lunch",د.ا.{rlm}4.750,د.ا.{rlm}0.000,د.ا.{rlm}0.000\n'
+                        f'"checking1",2022/12/11,"coffeeshop","Coffee",د.ا.{rlm}93.210,د.ا.{rlm}0.000,د.ا.{rlm}56.790\n')
+    assert [t.amount for t in result.transactions] == [-4750, -93210] and result.accounts[0].currency == "JOD" and not result.errors
+    dollars = parse_text(header + '"c",2022/11/07,"shop1","Lunch",$4.750,$0.000,$0.000\n"c",2022/12/11,"cafe","Coffee",$93.210,$0.000,$56.790\n')
+    assert [t.amount for t in dollars.transactions] == [-475, -9321]  # `0.000` beside it: `4.750` is no four thousand
+    unread = parse_text(header + '"c",2022/11/07,"shop1","Lunch",,abc,\n"c",2022/12/11,"cafe","Coffee",5.00,,\n')
+    assert [(e.line, e.column) for e in unread.errors] == [(2, "Inflow")]

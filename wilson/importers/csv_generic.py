@@ -586,9 +586,9 @@ class _Conversion:
     def _separator(self, index: int | None, european: bool, thousandths: bool) -> str:
         """The column's decimal mark. A lone separator before three digits groups thousands, unless
         the file's currency has three decimals (`-1.234` Kuwaiti dinars) or a number could not be
-        grouped that way (`1500.000`, `-0.500`, `-45.6700`), or it is the bank's own decimal mark (a
-        US bank's `-45.001` is no thousands; its file re-saved by a European spreadsheet, `-5,75`,
-        still reads by its commas)."""
+        grouped that way in any money column (`1500.000`, `-0.500`, `-45.6700`: YNAB's `4.750`
+        outflow beside its `0.000` inflow), or it is the bank's own decimal mark (a US bank's `-45.001`
+        is no thousands; its file re-saved by a European spreadsheet, `-5,75`, still reads by its commas)."""
         sample = self._column(index, 400)
         decisive = [v for v in sample if _DECISIVE.search(v)]
         if decisive:
@@ -597,9 +597,14 @@ class _Conversion:
         has_comma = any("," in v for v in sample)
         if has_dot != has_comma:
             sep = "." if has_dot else ","
-            ungroupable = any(_UNGROUPED[sep].search(v) for v in sample)
-            return sep if thousandths or ungroupable or sep == self.options.decimal else ("," if has_dot else ".")
+            return sep if thousandths or sep in self._ungroupable or sep == self.options.decimal else ("," if has_dot else ".")
         return "," if european else "."
+
+    @cached_property
+    def _ungroupable(self) -> set[str]:
+        """The separators some money cell of the file writes where it cannot group thousands."""
+        sample = [v for role, i in self.layout.single.items() if role in MONEY_ROLES for v in self._column(i, 400)]
+        return {sep for sep, pattern in _UNGROUPED.items() if any(map(pattern.search, sample))}
 
     def _in_thousandths(self, role: str, stated: set[str]) -> bool:
         """Whether a money column may hold amounts of a currency with three decimals, whose `-1.500`
@@ -1230,13 +1235,22 @@ class _Conversion:
             elif amounts[i] is None:
                 errors.append(RowError(line, "no amount", amount_name))
             elif amounts[i].__class__ is not int:
-                errors.append(RowError(line, str(amounts[i]), amount_name))
+                errors.append(RowError(line, str(amounts[i]), self._unread_column(i, amounts[i]) or amount_name))
             else:
                 dropped.discard(i)
         if details:
             lines_of = sorted(lines[i] for i in details)
             result.warnings.append(f"{lines_named(lines_of)}: skipped as a collective order's single payments (its total is booked)")
         return [i for i in range(self.count) if i not in dropped]
+
+    def _unread_column(self, i: int, error: object) -> str | None:
+        """The money column whose cell of row i the error quotes (a debit/credit pair's `Inflow`)."""
+        single = self.layout.single
+        for index in (single.get(role) for role in ("amount", "debit", "credit", "fee", "amount_alt")):
+            cell = self.columns[index][i].strip() if index is not None else ""
+            if cell and repr(cell) in str(error):
+                return _name(self.names, index)
+        return None
 
     def _detail_rows(self, suspects: set[int], amounts: list) -> set[int]:
         """Rows of no amount of their own but a single payment's (UBS's `Einzelbetrag`): the parts

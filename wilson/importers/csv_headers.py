@@ -275,6 +275,7 @@ _SYMBOL_CURRENCY = (
     ("£", "GBP"), ("¥", "JPY"), ("₹", "INR"), ("₩", "KRW"), ("₺", "TRY"), ("zł", "PLN"), ("Kč", "CZK"),
     ("₪", "ILS"), ("₱", "PHP"), ("฿", "THB"), ("₫", "VND"), ("₦", "NGN"), ("RM", "MYR"), ("Rs", "INR"),
     ("円", "JPY"),  # Rakuten's `入出金(円)`
+    ("د.ا", "JOD"), ("د.إ", "AED"), ("د.ك", "KWD"), ("د.ب", "BHD"), ("ر.س", "SAR"), ("ر.ق", "QAR"), ("ر.ع", "OMR"), ("ج.م", "EGP"),
     ("元", "CNY"),  # `金额(元)`
 )
 _PARENTHETICAL = re.compile(r"[(（]([^)）]*)[)）]")  # Japanese headers write full-width ones: `残高（円）`
