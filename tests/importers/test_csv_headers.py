@@ -73,6 +73,10 @@ def test_korean_cp949_export_in_won(tmp_path) -> None:
         ("Ut fra konto", "debit", "NOK"), ("Inn på konto", "credit", "NOK"),  # DNB
         ("Částka v měně účtu", "amount", None), ("Název protistrany", "payee", None),  # Air Bank
         ("Původní částka úhrady", "original_amount", None), ("Původní měna úhrady", "original_currency", None),
+        ("Сумма пересчитанная в валюту счета", "amount", None), ("Основание", "text", None),  # VTB
+        ("(D/C)", "direction", None), ("Beneficiary's name", "payee", None),  # SEB
+        ("Booking text", "text", None), ("Payment purpose", "text", None),  # Zürcher Kantonalbank
+        ("Auftraggebername", "payee", None), ("Empfängername", "payee", None), ("Umsatztext", "text", None),  # Oberbank, Livebank
     ],
 )
 def test_more_languages_headers(header: str, role: str, currency: str | None) -> None:
