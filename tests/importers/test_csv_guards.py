@@ -172,6 +172,10 @@ def test_a_table_no_format_takes_is_told_what_was_looked_for(tmp_path: Path) -> 
         parse_file(table)
     with pytest.raises(ImportRefused, match=r"not a recognisable bank export \(CSV, OFX/QFX or QIF\)"):
         parse_file(prose)
+    swift = tmp_path / "umsaetze.sta"
+    swift.write_text(":20:STARTUMS\r\n:25:76069559/0003267288\r\n:28C:0\r\n:60F:C251127EUR15188,85\r\n:61:2511271127DR17,90NDDTKREF+\r\n")
+    with pytest.raises(ImportRefused, match=r"an MT940 \(SWIFT\) statement, which Wilson does not read"):
+        parse_file(swift)
 
 
 def test_a_one_line_file_cut_inside_a_quote_says_so(tmp_path: Path) -> None:

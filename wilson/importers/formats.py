@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import re
 import sys
 from pathlib import Path
 from typing import Protocol
@@ -64,10 +65,15 @@ def ranked_formats(text: str, source: str, forced: str | None = None) -> list[Fo
     return ranked
 
 
+_SWIFT_STATEMENT = re.compile(r"^:20:.*\n(?:.*\n)*?:25:.*\n(?:.*\n)*?:6[01][FM]?:", re.M)  # `:20:` reference, `:25:` account, `:60F:` balance
+
+
 def _unrecognised(text: str) -> str:
     """Why no format took the file; a table is told what was looked for in it."""
     from wilson.importers.csv_layout import head_of, sniff
 
+    if _SWIFT_STATEMENT.search(text[:4096]):
+        return "an MT940 (SWIFT) statement, which Wilson does not read: download the account's CSV, OFX or QIF instead"
     head = sniff(head_of(text))
     if not head.not_csv and any(len(cells) > 1 for rows in head.rows.values() for _, cells in rows):
         return ("not a recognisable bank export: no header row in the first lines names a date and an amount column,"
