@@ -1935,3 +1935,11 @@ def test_a_ynab_register_in_dinars_reads_its_arabic_sign_and_its_three_decimals(
     assert [t.amount for t in dollars.transactions] == [-475, -9321]  # `0.000` beside it: `4.750` is no four thousand
     unread = parse_text(header + '"c",2022/11/07,"shop1","Lunch",,abc,\n"c",2022/12/11,"cafe","Coffee",5.00,,\n')
     assert [(e.line, e.column) for e in unread.errors] == [(2, "Inflow")]
+
+
+def test_a_party_column_padded_before_the_address_names_the_party_alone() -> None:
+    result = parse_text(
+        '"Buchungstag";"Verwendungszweck";"Beguenstigter/Zahlungspflichtiger";"Betrag";"Waehrung"\n'
+        '"03.04.18";"KD-Nr. 1234";"1u1 Telecom GmbH                              Elgendorfer Str. 57";"-22,59";"EUR"\n'
+    )
+    assert [t.payee for t in result.transactions] == ["1u1 Telecom GmbH"]

@@ -153,6 +153,11 @@ CASES = [
     # comdirect's card payment: the label, then the shop's place after `//`
     ("Buchungstext: EDEKA SAGT DANKE//Berlin/DE 2024-03-01T12:00:00 Karte Nr. 4871 XXXX XXXX 1234 Kartenzahlung", "Edeka Sagt Danke"),
     ("Kartenzahlung//Netto Marken-Discount/Berlin/DE", "Netto Marken-Discount"),  # comdirect: shop, city, country
+    # Sparkasse: a cash machine, the quarterly notice, and a notice too long to be a name (cut at a word)
+    ("GA NR123441234 BLZ12341234 0 24.03/14.30UHR Böbbingen", "ATM"),
+    ("Abrechnung 29.03.2018 siehe Anlage Abrechnung 29.03.2018 Information zur Abrechnung Kontostand", "Abrechnung"),
+    ("Information zur Abrechnung Kontostand am 29.03.2018 Abrechnungszeitraum vom 30.12.2017 bis 29.03.2018 Zinsen",
+     "Information zur Abrechnung Kontostand am"),
     ("Kartenzahlung//Netto Marken-Discount/DE", "Netto Marken-Discount"),  # the booking's kind before `//`: the shop after it
     # Wells Fargo's recurring card payments, Chase's transfer reference
     ("RECURRING PAYMENT AUTHORIZED ON 01/02 SPOTIFY USA 888-8124470 NY S585002123456789 CARD 1234", "Spotify"),

@@ -1710,9 +1710,10 @@ def _name_or_blank(cell: str) -> str:
 
 
 def _party(cells: Sequence[str]) -> str | None:
-    """The payee among a row's party cells: the first that names someone (an IBAN does not)."""
+    """The payee among a row's party cells: the first that names someone (an IBAN does not). Not
+    squeezed first: a wide gap ends the name (Sparkasse's `1u1 Telecom GmbH      Elgendorfer Str. 57`)."""
     for cell in cells:
-        name = squeeze(_name_or_blank(cell))
+        name = _name_or_blank(cell).strip()
         if name:
             return payee_of(name)
     return None

@@ -30,7 +30,7 @@ _ALIASES = [
     (re.compile(r"^UBER\b", re.I), "Uber"),
     (re.compile(r"^LYFT\b", re.I), "Lyft"),
     (re.compile(r"^PAYPAL\b(?!\s*\*)", re.I), "PayPal"),
-    (re.compile(r"^ATM(?!\s*(?:FEE|SURCHARGE|REBATE|REFUND)\b)(?:\b|\d)|^GEA\s+NR:", re.I), "ATM"),  # GEA: a Dutch cash machine
+    (re.compile(r"^ATM(?!\s*(?:FEE|SURCHARGE|REBATE|REFUND)\b)(?:\b|\d)|^GEA\s+NR:|^GA\s+NR\s*\d", re.I), "ATM"),  # GEA: a Dutch cash machine; GA: a German one (Sparkasse)
     (re.compile(r"^(?:APL\s*\*\s*)?APPLE\.COM/BILL\b|^APL\s*\*\s*ITUNES", re.I), "Apple"),
 ]
 # All of them as one pattern (each is anchored at the start, so the first that matches wins, as in
@@ -108,7 +108,8 @@ _FIELD_TAIL = re.compile(
     r"|(?:PPD|WEB|CCD|TEL|ARC|BOC|POP|RCK|CTX|IAT)\s+ID\s*:).*$"
     # Santander UK's card payment in another currency and its direct debit's mandate, comdirect's place:
     # `SAINSBURYS S/MKTS,12.34 GBP, RATE 1.00/GBP ON 01-03-2024`, `EE LTD REF 123, MANDATE NO 0012`, `EDEKA SAGT DANKE//Berlin/DE`
-    r"|\s*,\s*[\d.,]+\s+[A-Z]{3}\s*,\s*RATE\b.*$|\s*,\s*MANDATE NO\b.*$|(?<=\w)//[^/]*/[A-Z]{2}\b.*$",
+    r"|\s*,\s*[\d.,]+\s+[A-Z]{3}\s*,\s*RATE\b.*$|\s*,\s*MANDATE NO\b.*$|(?<=\w)//[^/]*/[A-Z]{2}\b.*$"
+    r"|\s+siehe Anlage\b.*$",  # Sparkasse's quarterly notice: `Abrechnung 29.03.2018 siehe Anlage …`
     re.I,
 )
 # PKO BP's labelled fields: `Lokalizacja: Adres: ŻABKA Z1234 Miasto: …`, `Nazwa nadawcy: ACME SP. Z O.O. Tytuł: …`
@@ -205,8 +206,19 @@ def _clean(description: str) -> str:
     text = _narrowed(description).strip()
     if not text:
         return "Unknown"
-    cleaned = _strip(text)
-    return _tidy_case(cleaned) if cleaned else _tidy_case(" ".join(text.split()))
+    cleaned = _strip(text) or " ".join(text.split())
+    return _tidy_case(_shortened(cleaned))
+
+
+MAX_PAYEE_CHARS = 48
+
+
+def _shortened(payee: str) -> str:
+    """A payee is a name to group by: a bank's notice as the description (Sparkasse's quarterly
+    `Abrechnung … siehe Anlage …`, 800 characters) keeps its first words only."""
+    if len(payee) <= MAX_PAYEE_CHARS:
+        return payee
+    return payee[: MAX_PAYEE_CHARS + 1].rsplit(" ", 1)[0].rstrip(" ,;:-/") or payee[:MAX_PAYEE_CHARS]
 
 
 def _narrowed(text: str) -> str:
