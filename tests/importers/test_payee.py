@@ -153,6 +153,11 @@ CASES = [
     # comdirect's card payment: the label, then the shop's place after `//`
     ("Buchungstext: EDEKA SAGT DANKE//Berlin/DE 2024-03-01T12:00:00 Karte Nr. 4871 XXXX XXXX 1234 Kartenzahlung", "Edeka Sagt Danke"),
     ("Kartenzahlung//Netto Marken-Discount/Berlin/DE", "Netto Marken-Discount"),  # comdirect: shop, city, country
+    # Raiffeisen's labelled party after the booking's kind; easybank's party after its booking code, BIC and IBAN
+    ("ELBA-INTERNET VOM 29.06 UM 09:16 Empfänger: A person Verwendungszweck: Invoice number 10", "A person"),
+    ("Lastschrift Auftraggeber: ACME GmbH Kundendaten: 000000000000 Verwendungszweck: reason", "ACME GmbH"),
+    ("Usage, specific reason FE/000000003 ABCDEF1G235 AT098765432109876543 Payment receiver", "Payment receiver"),
+    ("Einbehaltene KESt                            BG/000000001     ", "Einbehaltene KESt"),
     # Sparkasse: a cash machine, the quarterly notice, and a notice too long to be a name (cut at a word)
     ("GA NR123441234 BLZ12341234 0 24.03/14.30UHR Böbbingen", "ATM"),
     ("Abrechnung 29.03.2018 siehe Anlage Abrechnung 29.03.2018 Information zur Abrechnung Kontostand", "Abrechnung"),

@@ -80,9 +80,15 @@ _PREFIX = re.compile(
 _GENERIC = re.compile(r"(?:(?:payment|pymt|purchase|debit|credit|transfer|withdrawal|deposit|thank you)\W*)*", re.I)
 _SEPA_TAGS = re.compile(r"(EREF|KREF|MREF|CRED|DEBT|SVWZ|ABWA|ABWE|IBAN|BIC|PURP|COAM|OAMT)\+")
 # comdirect-style text: `Auftraggeber: ACME GmbH Buchungstext: Gehalt Ref. 789`
+# (Raiffeisen's after the booking's kind: `Lastschrift Auftraggeber: ACME Kundendaten: 0001 Verwendungszweck: …`)
 _LABELLED_PARTY = re.compile(
-    r"^(?:Auftraggeber|Empf(?:ä|ae)nger|Zahlungsempf(?:ä|ae)nger)\s*:\s*(.+?)(?:\s+(?:Kto/IBAN|IBAN|BLZ|Buchungstext)\s*:|$)", re.I
+    r"(?:^|(?<=\s))(?:Auftraggeber|Empf(?:ä|ae)nger|Zahlungsempf(?:ä|ae)nger)\s*:\s*(.+?)"
+    r"(?:\s+(?:Kto/IBAN|IBAN|BLZ|Buchungstext|Verwendungszweck|Kundendaten)\s*:|$)",
+    re.I,
 )
+# easybank's booking code (`FE/000000003`) stands between the booking's text and its party, after the party's BIC and IBAN:
+# `Usage, specific reason FE/000000003 ABCDEF1G235 AT098765432109876543 Payment receiver`
+_BOOKING_CODE = re.compile(r"\s+[A-Z]{2}/\d{9}\b(?:\s+[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?\b)?(?:\s+[A-Z]{2}\d{2}[A-Z0-9]{10,30}\b)?\s*")
 # Dutch SEPA text names the party in a field: `/TRTP/.../NAME/ACME BV/REMI/...`, `Naam: ACME BV Omschrijving: ...`
 _NAMED_FIELD = re.compile(r"/NAME/([^/]+)|\bNaam:\s*(.+?)(?=\s+(?:Omschrijving|Kenmerk|Machtiging|IBAN|BIC|Incassant)\s*:|$)", re.I)
 # Indian transfers name the party in a field: `UPI/BESCOM/506212345678/Payment`, `NEFT CR-HDFC0000001-ACME PVT LTD-SALARY`
@@ -234,8 +240,11 @@ def _strip(text: str) -> str:
         return _ALIAS_NAMES[alias.lastgroup]
     if _SEPA_TAGS.search(text):
         text = _sepa_purpose(text)
+    coded = _BOOKING_CODE.search(text)
+    if coded:
+        text = text[coded.end():] if _THREE_LETTERS.match(text[coded.end():]) else text[: coded.start()]
     party = (
-        _LABELLED_PARTY.match(text) or _NAMED_FIELD.search(text) or _INDIAN_TRANSFER.match(text) or _POLISH_PARTY.search(text)
+        _LABELLED_PARTY.search(text) or _NAMED_FIELD.search(text) or _INDIAN_TRANSFER.match(text) or _POLISH_PARTY.search(text)
         or _ACH_ORIGINATOR.match(text) or _FASTER_PAYMENT.match(text)
     )
     if party:
