@@ -153,6 +153,10 @@ CASES = [
     # comdirect's card payment: the label, then the shop's place after `//`
     ("Buchungstext: EDEKA SAGT DANKE//Berlin/DE 2024-03-01T12:00:00 Karte Nr. 4871 XXXX XXXX 1234 Kartenzahlung", "Edeka Sagt Danke"),
     ("Kartenzahlung//Netto Marken-Discount/Berlin/DE", "Netto Marken-Discount"),  # comdirect: shop, city, country
+    # Targobank's fields: the booking's kind, then the party, its IBAN, the purpose
+    ("Echtzeitüberweisung ; CHRISTIAN MUSTERMANN ; DE70000000000000000000 ; TRBKDEBBXXX; B ; HBKIN2511012751525", "Christian Mustermann"),
+    ("Lastschrift ; DLS GmbH ; DE08000000000000000000 ; Kd.36910380 Wir sagen Danke. RG-Nr.M25072741991", "DLS GmbH"),
+    ("Kartenzahlung ; SCORE-SB-STATION ; GANDERKESEE 74026606 ; Kartennummer: 439556XXXXXX009X", "Score-SB-Station"),
     # Raiffeisen's labelled party after the booking's kind; easybank's party after its booking code, BIC and IBAN
     ("ELBA-INTERNET VOM 29.06 UM 09:16 Empfänger: A person Verwendungszweck: Invoice number 10", "A person"),
     ("Lastschrift Auftraggeber: ACME GmbH Kundendaten: 000000000000 Verwendungszweck: reason", "ACME GmbH"),

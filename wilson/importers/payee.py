@@ -86,6 +86,12 @@ _LABELLED_PARTY = re.compile(
     r"(?:\s+(?:Kto/IBAN|IBAN|BLZ|Buchungstext|Verwendungszweck|Kundendaten)\s*:|$)",
     re.I,
 )
+# Targobank's fields: the booking's kind, then the party (`Lastschrift ; DLS GmbH ; DE08… ; Kd.369…`)
+_KIND_THEN_PARTY = re.compile(
+    r"[^\W\d_]*(?:überweisung|ueberweisung|lastschrift|gutschrift|zahlung|dauerauftrag|abbuchung|einzahlung|auszahlung)"
+    r"\s+;\s+([^;]*[^\W\d_][^;]*?)\s*(?:;|$)",
+    re.I,
+)
 # easybank's booking code (`FE/000000003`) stands between the booking's text and its party, after the party's BIC and IBAN:
 # `Usage, specific reason FE/000000003 ABCDEF1G235 AT098765432109876543 Payment receiver`
 _BOOKING_CODE = re.compile(r"\s+[A-Z]{2}/\d{9}\b(?:\s+[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?\b)?(?:\s+[A-Z]{2}\d{2}[A-Z0-9]{10,30}\b)?\s*")
@@ -240,6 +246,9 @@ def _strip(text: str) -> str:
         return _ALIAS_NAMES[alias.lastgroup]
     if _SEPA_TAGS.search(text):
         text = _sepa_purpose(text)
+    fields = _KIND_THEN_PARTY.match(text)
+    if fields:
+        text = fields[1]
     coded = _BOOKING_CODE.search(text)
     if coded:
         text = text[coded.end():] if _THREE_LETTERS.match(text[coded.end():]) else text[: coded.start()]
