@@ -153,6 +153,9 @@ CASES = [
     # comdirect's card payment: the label, then the shop's place after `//`
     ("Buchungstext: EDEKA SAGT DANKE//Berlin/DE 2024-03-01T12:00:00 Karte Nr. 4871 XXXX XXXX 1234 Kartenzahlung", "Edeka Sagt Danke"),
     ("Kartenzahlung//Netto Marken-Discount/Berlin/DE", "Netto Marken-Discount"),  # comdirect: shop, city, country
+    # Alfa-Bank: the masked card and ids before the first column that names something; Lloyds' fee rate
+    ("123456++++++6789    11111111\\123\\Visa Direct\\SOME BANK             03.05.17 01.05.17    1500.00  RUR", "Visa Direct"),
+    ("Non-GBP Trans Fee 2.75% CD 1234", "Non-GBP Trans Fee CD"),
     # Targobank's fields: the booking's kind, then the party, its IBAN, the purpose
     ("Echtzeitüberweisung ; CHRISTIAN MUSTERMANN ; DE70000000000000000000 ; TRBKDEBBXXX; B ; HBKIN2511012751525", "Christian Mustermann"),
     ("Lastschrift ; DLS GmbH ; DE08000000000000000000 ; Kd.36910380 Wir sagen Danke. RG-Nr.M25072741991", "DLS GmbH"),

@@ -165,7 +165,7 @@ _COMPANY_WORDS = frozenset(
     "TRADING ELECTRIC GAS OIL WATER POWER LIGHT ENERGY TELEPHONE INSURANCE TRUST SUPPLY LUMBER HARDWARE "
     "MOTOR MOTORS BREWING BREAD COFFEE TEA PIZZA CANDY MERCANTILE PROVISIONS GOODS SONS BROS BROTHERS".split()
 )
-_SYMBOLS = re.compile(r"[¦|*~^{}<>\[\]]")
+_SYMBOLS = re.compile(r"[¦|*~^{}<>\[\]%]")
 _WIDTH_FORMS = re.compile("[\uff01-\uffee]")  # full-width Latin letters and digits, half-width kana
 _DOMAIN = re.compile(r"^WWW\.|(?<=\w)\.(?:COM(?:\.AU)?|NET|ORG|CO\.(?:UK|JP)|DE|FR|CA|JP|IO)\b(?:/\S*)?", re.I)
 _COLUMNS = re.compile(r"\s{2,}|\t|\\")  # fixed-width descriptors: name, then city, then country; SEB's `RIMI\TALLINN`
@@ -271,9 +271,8 @@ def _strip(text: str) -> str:
     alias = _ALIAS.match(text)  # `PAYPAL *UBER TRIP` is Uber once the processor is gone
     if alias:
         return _ALIAS_NAMES[alias.lastgroup]
-    head = _COLUMNS.split(text, maxsplit=1)[0]
-    if _THREE_LETTERS.search(head):
-        text = head
+    # the first column naming something: Alfa-Bank's masked card and ids come before the name
+    text = next((part for part in _COLUMNS.split(text) if _THREE_LETTERS.search(part)), text)
     text = _CARD_AND_REF.sub(" ", text)
     text = _STORE.sub("", text)
     text = _NOISE.sub(" ", text)
