@@ -1943,3 +1943,11 @@ def test_a_party_column_padded_before_the_address_names_the_party_alone() -> Non
         '"03.04.18";"KD-Nr. 1234";"1u1 Telecom GmbH                              Elgendorfer Str. 57";"-22,59";"EUR"\n'
     )
     assert [t.payee for t in result.transactions] == ["1u1 Telecom GmbH"]
+
+
+def test_a_guessed_currency_that_the_rows_name_as_foreign_is_said_to_be_wrong() -> None:
+    """Neon (Swiss) states no currency; its `;` made it euros, though its rows bought things in euros abroad."""
+    result = parse_text('"Date";"Amount";"Original amount";"Original currency";"Description"\n'
+                        '"2024-12-27";"-14.04";"-14.70";"EUR";"Shop in Germany"\n"2024-12-28";"-20.00";"";"";"Migros"\n')
+    assert result.accounts[0].currency == "EUR" and not result.accounts[0].currency_stated
+    assert result.warnings == ["its rows name EUR as a purchase's foreign currency, so the account is not in EUR: give its currency with --currency"]

@@ -678,7 +678,11 @@ class _Conversion:
         dollars = any("$" in v for v in sample)
         if not implied and not dollars and any(_SWISS_GROUPING.search(v) for v in sample):
             return "CHF"  # `1'234.50`: grouping by apostrophes is Swiss (and Liechtenstein's); `$3'210.00` is dollars
-        return implied or ("EUR" if european and not dollars else "USD")  # `$1,234.50` under Spanish headers: no euros
+        guess = implied or ("EUR" if european and not dollars else "USD")  # `$1,234.50` under Spanish headers: no euros
+        if guess in {code.upper() for code in self._column(single.get("original_currency"), 1000)}:
+            self.warnings.append(f"its rows name {guess} as a purchase's foreign currency, so the account is not in {guess}:"
+                                 " give its currency with --currency")
+        return guess
 
     def _direction_column(self) -> int | None:
         """An explicit D/C column, or a type/unnamed column whose values are direction words (a stray
