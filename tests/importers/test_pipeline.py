@@ -2064,6 +2064,20 @@ def test_a_row_the_other_download_dates_past_this_ones_last_day_is_not_doubled(t
         assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 6
 
 
+def test_a_download_filling_a_gap_keeps_its_last_row_beside_the_next_downloads_first(tmp_path: Path) -> None:
+    """March, then May, then the spring between: spring's coffee on 28 April was taken for May's
+    coffee on 1 May (same shop, same amount, three days off), a download spring lists nothing of."""
+    coffee = "BAECKEREI MUELLER KARTENZAHLUNG"
+    march = write(tmp_path, "march.csv", f"2025-03-20,{coffee},-3.20\n2025-03-20,REWE,-55.64\n2025-03-27,{coffee},-3.20\n")
+    may = write(tmp_path, "may.csv", f"2025-05-01,{coffee},-3.20\n")
+    spring = write(tmp_path, "spring.csv", f"2025-03-20,{coffee},-3.20\n2025-03-20,REWE,-55.64\n2025-03-27,{coffee},-3.20\n"
+                                          f"2025-04-28,{coffee},-3.20\n")
+    with Ledger() as ledger:
+        for path in (march, may):
+            import_file(ledger, path, account="Giro")
+        assert (import_file(ledger, spring, account="Giro").added, ledger.scalar("SELECT COUNT(*) FROM transactions")) == (1, 5)
+
+
 def test_a_file_imported_with_a_format_named_is_read_that_way_again(tmp_path: Path) -> None:
     """A card's short download the user imported with `--format card_csv`, as the summary advised:
     imported again without it, its rows are the same rows, not their opposites."""

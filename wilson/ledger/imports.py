@@ -323,8 +323,9 @@ def _not_moved(
         fresh = _unmatched(fresh, held_in(inside), rows, lambda seen, posted, _: seen[0] == posted and seen[3] in sources, taken)
     if same_days and fresh and edge:
         # Its first or last row may be one the other dated a day or two further out (a QFX dates
-        # rows by purchase, its CSV by posting).
-        fresh = _unmatched(fresh, held_in(edge), rows, reworded_near, taken)
+        # rows by purchase, its CSV by posting), from a download the file lists again: the next
+        # download's coffee two days after the file's last is another coffee.
+        fresh = _unmatched(fresh, held_in(edge), rows, lambda seen, *row: seen[3] in sources and reworded_near(seen, *row), taken)
     return fresh
 
 
