@@ -2078,6 +2078,26 @@ def test_a_download_filling_a_gap_keeps_its_last_row_beside_the_next_downloads_f
         assert (import_file(ledger, spring, account="Giro").added, ledger.scalar("SELECT COUNT(*) FROM transactions")) == (1, 5)
 
 
+def test_twin_rows_keep_their_own_references_when_a_mid_day_download_listed_one(tmp_path: Path) -> None:
+    """Two coffees on 2 August: the mid-day download lists the second, the next lists both, the
+    first first. Its new row is the first's (the second's reference was booked twice), and the
+    mid-day file, undone and imported again, brings its own coffee back."""
+    header = "Date,Description,Amount,Reference\n"
+    midday = write(tmp_path, "activity_0802.csv", "07/30/2025,WHOLEFDS,-43.10,'3202500100176001'\n"
+                                                   "08/02/2025,BLUE BOTTLE COFFEE,-5.75,'3202500100176333'\n", header)
+    later = write(tmp_path, "activity_0904.csv", "07/30/2025,WHOLEFDS,-43.10,'3202500100176001'\n"
+                                                  "08/02/2025,BLUE BOTTLE COFFEE,-5.75,'3202500100176501'\n"
+                                                  "08/02/2025,BLUE BOTTLE COFFEE,-5.75,'3202500100176333'\n", header)
+    coffees = "SELECT bank_id FROM transactions WHERE posted = '2025-08-02' ORDER BY bank_id"
+    with Ledger() as ledger:
+        first = import_file(ledger, midday, account="Amex")
+        assert import_file(ledger, later, account="Amex").added == 1
+        assert [r["bank_id"] for r in ledger.query(coffees)] == ["3202500100176333", "3202500100176501"]
+        undo_batch(ledger, first.batch_id)
+        assert import_file(ledger, midday, account="Amex").added == 2
+        assert [r["bank_id"] for r in ledger.query(coffees)] == ["3202500100176333", "3202500100176501"]
+
+
 def test_a_file_imported_with_a_format_named_is_read_that_way_again(tmp_path: Path) -> None:
     """A card's short download the user imported with `--format card_csv`, as the summary advised:
     imported again without it, its rows are the same rows, not their opposites."""

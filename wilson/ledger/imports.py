@@ -155,9 +155,44 @@ def _new_positions(ledger: Ledger, window: tuple[int, str, str], rows: NewRows) 
     answered = len(rows) - len(fresh)
     ids = rows.bank_id
     if fresh and ids.count(None) < len(rows):
+        fresh = _twins_by_bank_id(ledger, window, rows, fresh)
         ids, fresh = _not_held_by_bank_id(ledger, window, rows, fresh, taken)
     relisted = _relisted_days(rows, fresh) if held and 0 < len(fresh) < len(rows) else None
     return (_not_moved(ledger, window, rows, ids, fresh, taken, relisted, (held, answered)) if fresh and held else fresh), taken, relisted
+
+
+def _twins_by_bank_id(ledger: Ledger, window: tuple[int, str, str], rows: NewRows, fresh: list[int]) -> list[int]:
+    """Of identical rows (the same day, amount and text) told apart by their bank ids, the ones the
+    account holds are those under its ids, whatever their order in the file: a download taken
+    mid-day lists one of two coffees, the next lists both, the other first, and its new row is the
+    one under the id not held (the held id was booked twice, the other never). The two change
+    fingerprints too, so the held row's stays its own: undone, its file brings it back."""
+    key = lambda i: (rows.posted[i], rows.amount[i], rows.description[i].casefold())  # noqa: E731
+    new_twins: dict[tuple, list[int]] = {}
+    for i in fresh:
+        if rows.bank_id[i]:
+            new_twins.setdefault(key(i), []).append(i)
+    if not new_twins:
+        return fresh
+    held = dict(_plain_rows(
+        ledger.conn, "SELECT fingerprint, bank_id FROM transactions WHERE account_id = ? AND posted BETWEEN ? AND ? AND bank_id IS NOT NULL",
+        window,
+    ))
+    held_ids = set(held.values())
+    days = {day for day, _, _ in new_twins}
+    swapped: dict[int, int] = {}  # a new row under a held id: the listed row it changes places with
+    for j in compress(range(len(rows)), map(days.__contains__, rows.posted)):
+        twins = new_twins.get(key(j))
+        held_id = held.get(rows.fingerprint[j])
+        if not twins or held_id is None or held_id == rows.bank_id[j] or rows.bank_id[j] in held_ids:
+            continue
+        i = next((i for i in twins if rows.bank_id[i] == held_id and i not in swapped), None)
+        if i is not None:
+            swapped[i] = j
+    prints = rows.fingerprint
+    for i, j in swapped.items():
+        prints[i], prints[j] = prints[j], prints[i]
+    return sorted(swapped.get(i, i) for i in fresh) if swapped else fresh
 
 
 def _not_held_by_bank_id(
