@@ -2098,6 +2098,20 @@ def test_twin_rows_keep_their_own_references_when_a_mid_day_download_listed_one(
         assert [r["bank_id"] for r in ledger.query(coffees)] == ["3202500100176333", "3202500100176501"]
 
 
+def test_a_mid_day_download_undone_and_imported_again_brings_back_its_twin_coffee(tmp_path: Path) -> None:
+    """The mid-day download lists one of the day's two coffees, the next both: undone and imported
+    again, the first's coffee was taken for the second's (the same day and text)."""
+    midday = write(tmp_path, "a.csv", "2025-06-28,GROCER,-40.00\n2025-07-01,PAYROLL,2500.00\n2025-07-01,COFFEE SHOP,-5.75\n")
+    later = write(tmp_path, "b.csv", "2025-06-28,GROCER,-40.00\n2025-07-01,PAYROLL,2500.00\n2025-07-01,COFFEE SHOP,-5.75\n"
+                                     "2025-07-01,COFFEE SHOP,-5.75\n2025-07-03,GAS,-30.00\n")
+    with Ledger() as ledger:
+        first = import_file(ledger, midday, account="C")
+        import_file(ledger, later, account="C")
+        undo_batch(ledger, first.batch_id)
+        assert import_file(ledger, midday, account="C").added == 3
+        assert ledger.scalar("SELECT COUNT(*) FROM transactions WHERE description = 'COFFEE SHOP'") == 2
+
+
 def test_a_file_imported_with_a_format_named_is_read_that_way_again(tmp_path: Path) -> None:
     """A card's short download the user imported with `--format card_csv`, as the summary advised:
     imported again without it, its rows are the same rows, not their opposites."""

@@ -325,12 +325,14 @@ def _not_moved(
 
     def reworded_near(seen: Held, posted: str, description: str) -> bool:
         day, text, _, _ = seen
-        return (overlapping or day == posted) and abs(days(day, posted)) <= MOVED_ROW_DAYS and reworded(text, description.casefold())
+        return (overlapping or day == posted) and abs(days(day, posted)) <= MOVED_ROW_DAYS and reworded(text, description.casefold()) \
+            and not _twin(seen, posted, description)
 
-    def listed_whole(seen: Held, posted: str, _: str) -> bool:
+    def listed_whole(seen: Held, posted: str, description: str) -> bool:
         """Its day is one the file lists whole again: from the first it relists the account's rows
         on, before its own last (a download may hold only part of the day it was taken)."""
-        return seen[0] == posted and relisted is not None and relisted[0] <= posted < window[2] and seen[3] in sources
+        return seen[0] == posted and relisted is not None and relisted[0] <= posted < window[2] and seen[3] in sources \
+            and not _twin(seen, posted, description)
 
     def held_in(rows_by_amount: dict[int, list]) -> Callable[[int], list | None]:
         return lambda i: None if rows.pending[i] else rows_by_amount.get(rows.amount[i])
@@ -355,13 +357,22 @@ def _not_moved(
         # The same days in other words (Quicken's own payee names for the bank's texts): once the
         # rows whose texts match have paired, a row on the same day for the same amount is the same,
         # if it came from a download whose rows the file lists again.
-        fresh = _unmatched(fresh, held_in(inside), rows, lambda seen, posted, _: seen[0] == posted and seen[3] in sources, taken)
+        fresh = _unmatched(
+            fresh, held_in(inside), rows, lambda seen, posted, text: seen[0] == posted and seen[3] in sources and not _twin(seen, posted, text), taken,
+        )
     if same_days and fresh and edge:
         # Its first or last row may be one the other dated a day or two further out (a QFX dates
         # rows by purchase, its CSV by posting), from a download the file lists again: the next
         # download's coffee two days after the file's last is another coffee.
         fresh = _unmatched(fresh, held_in(edge), rows, lambda seen, *row: seen[3] in sources and reworded_near(seen, *row), taken)
     return fresh
+
+
+def _twin(seen: Held, posted: str, description: str) -> bool:
+    """Whether a held row is the new row's identical twin: the same day and text (and amount) under
+    another fingerprint is another of the day's identical rows, numbered apart (a download taken
+    mid-day listed one of two coffees; the next, listing both, booked the second)."""
+    return seen[0] == posted and seen[1] == description.casefold()
 
 
 def _on_their_day(rows: NewRows, fresh: list[int], inside: dict[int, list[Held]], sources: set[int]) -> int:
