@@ -191,3 +191,29 @@ def test_a_header_with_a_stray_quote_is_read_by_the_general_reader(tmp_path: Pat
     path = tmp_path / "paypal.csv"
     path.write_text('"Date","Name",""Receipt ID","Gross"\n"03/15/2024","Coffee","","-4.50"\n"03/16/2024","Friend","","20.00"\n')
     assert [t.amount for t in parse_file(path).transactions] == [-450, 2000]
+
+
+CHASE = "Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #\n"
+
+
+@pytest.mark.parametrize("text", [
+    CHASE + "DEBIT,03/12/2025,GROCER,-25.10,DEBIT_CARD,974.90,,\nCHECK,03/10/2025,\"CHECK 1042\",-15",  # cut in -150.00
+    "Date,Description,Amount,Balance\n2025-03-01,GROCERY OUTLET,-25.10,974.90\n2025-03-03,PAYROLL,15",  # cut in 1500.00
+])
+def test_a_file_cut_inside_its_last_row_refuses_that_row(tmp_path: Path, text: str) -> None:
+    """A download that stopped inside the last amount booked what was left of it (-15.00)."""
+    path = tmp_path / "cut.csv"
+    path.write_text(text, encoding="utf-8")
+    result = parse_file(path)
+    assert [e.message for e in result.errors] == ["the file ends inside this row (truncated file?)"] and len(result.transactions) == 1
+
+
+def test_a_row_one_field_wider_than_every_other_row_is_refused(tmp_path: Path) -> None:
+    """Chase ends each row with a comma: an unquoted `5,00` in a description made a row of 9 fields
+    beside rows of 8, within the header's 7 but for empty cells, and shifted its amount (0.00)."""
+    path = tmp_path / "chase.csv"
+    path.write_text(CHASE + "DEBIT,03/20/2025,COSTCO,-86.12,DEBIT_CARD,912.32,,\n"
+                    "DEBIT,03/18/2025,ZELLE TO SMITH REF 5,00,-250.00,QUICKPAY_DEBIT,998.44,,\n"
+                    "CREDIT,03/17/2025,PAYROLL,2000.00,ACH_CREDIT,1248.44,,\n", encoding="utf-8")
+    result = parse_file(path)
+    assert [(e.line, e.message) for e in result.errors] == [(3, "9 fields but the header has 7; is a value holding a comma not quoted?")]

@@ -210,8 +210,8 @@ def parse_table(text: str, source: str, delimiter: str, header_line: int | None,
         if conversion.sections:  # several accounts' tables, each read as a file of its own
             lines = text.split("\n")
             return joined_sections(options.format, [
-                _Conversion("\n" * (first - 1) + "\n".join(lines[first - 1 : end and end - 1]), source, delimiter, header,
-                            layout_for, options).run()
+                _Conversion("\n" * (first - 1) + "\n".join(lines[first - 1 : end and end - 1]) + ("\n" if end else ""), source,
+                            delimiter, header, layout_for, options).run()  # a table the file goes on after ends its last line
                 if skipped is None else ParseResult(options.format, [], [], warnings=[skipped])
                 for first, end, header, skipped in conversion.sections
             ])
@@ -233,6 +233,7 @@ class _Conversion:
         self.refused: dict[int, RowError] = {}
         self.card: str | None = None  # how the rows showed a card statement that writes charges positive
         self.currency_guessed = False  # set when the file states no currency
+        self.cut_short = False  # the text stops without a line end: its last row may be cut (`_cut_row`)
         self.unbooked: set[int] = set()  # rows with a purchase date but no booking date yet: pending
         self.balance_rows: list[int] = []  # rows that state a balance (comdirect's `Alter Kontostand` under the table)
         self.sections: list[tuple[int, int | None, int, str | None]] = []  # per titled table, see `titled_tables`
@@ -455,6 +456,7 @@ class _Conversion:
     def _read_records(self, text: str, header_line: int | None, layout_for) -> None:
         """The general read: quoted fields, line breaks inside them, ragged, blank and repeated rows."""
         lines, records, self.errors, warnings = read_records(text, self.delimiter)
+        self.cut_short = not text.endswith(("\n", "\r"))  # the last line has no end: the file may stop inside it
         self.warnings += warnings
         self.sections = titled_tables(lines, records, header_line)
         if self.sections:
@@ -542,13 +544,18 @@ class _Conversion:
         if not widths or (widths == {self.width} and not self.check_sizes):
             return refused
         last_is_text = bool(header_width) and header_width - 1 in self.layout.texts
+        usual = Counter(map(len, records)).most_common(1)[0][0]  # Chase writes a comma after every row's last field
+        cut = self._cut_row(records)
         for i, cells in enumerate(records):
             filled = [c.strip() for c in cells if c.strip()]
-            if i == len(records) - 1 and len(filled) == 1 and _prose(filled[0]):
+            prose = i == len(records) - 1 and len(filled) == 1 and _prose(filled[0])
+            if prose:
                 cells = records[i] = filled + [""] * (self.width - 1)  # Robinhood's disclaimer in a column of its own
-            if len(cells) > MAX_COLUMNS:
+            if i == cut and not prose:
+                refused[i] = RowError(lines[i], "the file ends inside this row (truncated file?)")
+            elif len(cells) > MAX_COLUMNS:
                 refused[i] = RowError(lines[i], f"{len(cells)} columns; more than {MAX_COLUMNS} is not a bank export row")
-            elif header_width and len(cells) > header_width and any(c.strip() for c in cells[header_width:]):
+            elif header_width and len(cells) > header_width and (any(c.strip() for c in cells[header_width:]) or len(cells) > usual > 0 and not prose):
                 if last_is_text:  # its text runs on: Livebank's `Umsatztext` in several fields, an unquoted `ACME, INC`
                     cells = records[i] = [*cells[: header_width - 1], self.delimiter.join(cells[header_width - 1 :]).rstrip(self.delimiter)]
                 else:
@@ -559,6 +566,17 @@ class _Conversion:
             if len(cells) < self.width:
                 records[i] = cells + [""] * (self.width - len(cells))
         return refused
+
+    def _cut_row(self, records: list[list[str]]) -> int | None:
+        """The last record, when the file stops inside it: no line end after it, and fewer fields
+        than the header and every other row have (a download cut in `-150.00` reads `-15`)."""
+        if not self.cut_short or len(records) < 2:
+            return None
+        others = min(map(len, records[:-1]))
+        expected = len(self.header) or others
+        if others < expected:
+            return None  # rows short of the header already: an exporter that leaves off empty last fields
+        return len(records) - 1 if len(records[-1]) < expected else None
 
     @cached_property
     def names(self) -> list[str]:
