@@ -299,6 +299,11 @@ class TestCli:
         result = CliRunner().invoke(main, ["export", "--output", str(blocker / "out.csv")])
         assert result.exit_code == 1 and "could not write" in result.stderr
 
+    def test_a_mistyped_directory_is_an_error_not_made(self, ledger_books, tmp_path):
+        result = CliRunner().invoke(main, ["export", "--output", str(tmp_path / "exprots" / "q1.csv")])
+        assert result.exit_code == 1 and "there is no directory" in result.stderr
+        assert not (tmp_path / "exprots").exists()
+
     def test_output_never_replaces_the_ledger_itself(self, ledger_books, tmp_path):
         ledger_file = Path(os.environ["WILSON_HOME"]) / "wilson.db"
         before = ledger_file.read_bytes()

@@ -51,6 +51,8 @@ def export_command(fmt: str, output: str, start: str | None, end: str | None, ac
             target = Path(output).expanduser()
             if _is_the_ledger(target, ledger.path):
                 fail(f"{target} is the ledger itself; export to another file")
+            if not target.parent.is_dir():  # a mistyped path is an error, not new directories
+                fail(f"could not write {target}: there is no directory {target.parent}")
             try:
                 write_atomic(target, result.pieces())
             except OSError as exc:
