@@ -155,3 +155,25 @@ def test_a_dash_imports_the_export_piped_in_and_records_no_path(tmp_path: Path) 
     assert (twice.exit_code, twice.stderr) == (1, "wilson: - (standard input) can be given once: what is piped in is read once\n")
     empty = CliRunner().invoke(main, ["import", "-"], input=b"")
     assert (empty.exit_code, empty.stderr) == (1, "wilson: -: the file is empty\n")
+
+
+def test_several_files_with_a_refused_one_end_by_saying_which_went_in(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Each file is its own import: a script reading the exit status alone would think none went in."""
+    from wilson.importers import pipeline
+
+    good = write(tmp_path, "good.csv", "2025-01-02,COFFEE,-1.00\n")
+    broken = write(tmp_path, "broken.csv", "2025-01-03,GROCER,abc\n")
+    out = CliRunner().invoke(main, ["import", str(good), str(broken)])
+    assert out.exit_code == 1 and out.stderr.splitlines()[-1] == f"wilson: 1 of 2 files imported; not: {broken}"
+    real, calls = pipeline.import_file, []
+
+    def second_interrupted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(args[1])
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "import_file", second_interrupted)
+    third = write(tmp_path, "third.csv", "2025-01-05,TEA,-2.00\n")
+    out = CliRunner().invoke(main, ["import", str(good), str(broken), str(third)])
+    assert out.exit_code == 130 and f"{broken}: interrupted; nothing from this file was written; not read: {third}" in out.stderr

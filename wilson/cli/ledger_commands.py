@@ -96,8 +96,9 @@ def _import(ledger, paths, account, forced_format, currency, dry_run, skip_bad, 
     entries, failures = [], []
     # A dry run of several files writes them all in one transaction it then rolls back, so each
     # file's figures count the rows the files before it would add.
+    refused: list[str] = []  # the files not imported, for the closing line of several
     with contextlib.suppress(_RolledBack), ledger.write() if dry_run else contextlib.nullcontext():
-        for path in paths:
+        for number, path in enumerate(paths):
             last_batch = ledger.scalar("SELECT COALESCE(MAX(id), 0) FROM import_batches")
             try:
                 with _progress(path, enabled=not as_json and sys.stderr.isatty()) as say:
@@ -108,11 +109,14 @@ def _import(ledger, paths, account, forced_format, currency, dry_run, skip_bad, 
             except (ImportRefused, LedgerError) as exc:
                 message = str(exc) + ("; fix them or use --skip-bad" if getattr(exc, "skippable", False) else "")
                 failures.append(message)
+                refused.append(str(path))
                 entries.append({"path": str(path), "errors": [message]})
                 complain(message)
                 continue
             except KeyboardInterrupt:
                 message = f"{path}: interrupted; {_what_was_written(ledger, last_batch, dry_run)}"
+                if number + 1 < len(paths):
+                    message += f"; not read: {', '.join(map(str, paths[number + 1 :]))}"
                 if as_json:  # the files before it are written: a script must learn of their batches
                     entries.append({"path": str(path), "errors": [message]})
                     print_json(entries if len(paths) > 1 else {"errors": [message]})
@@ -120,6 +124,7 @@ def _import(ledger, paths, account, forced_format, currency, dry_run, skip_bad, 
             except Exception as exc:  # a fault of Wilson's in one file: nothing of it written; the others go on
                 message = f"{path}: {unexpected(exc)}"
                 failures.append(message)
+                refused.append(str(path))
                 entries.append({"path": str(path), "errors": [message]})
                 complain(message)
                 continue
@@ -132,6 +137,9 @@ def _import(ledger, paths, account, forced_format, currency, dry_run, skip_bad, 
             raise _RolledBack
     if as_json:
         print_json(entries if len(paths) > 1 else (entries[0] if not failures else {"errors": failures}))
+    elif refused and len(refused) < len(paths):  # each file is its own import: say which went in
+        done = "would be imported" if dry_run else "imported"
+        complain(f"{len(paths) - len(refused)} of {len(paths)} files {done}; not: {', '.join(refused)}")
     if failures:
         sys.exit(1)
 
