@@ -11,8 +11,6 @@ import click
 
 from wilson.cli.output import complain, fail, one_line, print_json, unexpected
 
-_STAGES = ("reading", "checking", "writing")
-
 
 @click.command("import")
 # readable=False: an unreadable file gets Wilson's own one-line error, not click's usage text
@@ -157,7 +155,9 @@ class _RolledBack(Exception):
 
 
 class _progress:
-    """A transient rich progress line on a terminal while a file is read, checked and written."""
+    """A transient rich progress line on a terminal while a file is read, checked and written: what
+    is being done to how much, and for how long. Each stage is one call into code that works a
+    column at a time, so the bar pulses rather than pretending to a share done."""
 
     def __init__(self, path: Path, enabled: bool):
         self.path, self.enabled, self._progress = path, enabled, None
@@ -166,16 +166,17 @@ class _progress:
         if not self.enabled:
             return lambda stage: None
         from rich.console import Console
-        from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn
+        from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
         self._progress = Progress(
-            SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), console=Console(stderr=True), transient=True
+            SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
+            console=Console(stderr=True), transient=True,
         )
         self._progress.start()
-        task = self._progress.add_task(f"{self.path.name}: reading", total=len(_STAGES))
+        task = self._progress.add_task(f"{self.path.name}: reading", total=None)
 
         def say(stage: str) -> None:
-            self._progress.update(task, description=f"{self.path.name}: {stage}", completed=_STAGES.index(stage) + 1)
+            self._progress.update(task, description=f"{self.path.name}: {stage}")
 
         return say
 

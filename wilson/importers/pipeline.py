@@ -134,11 +134,11 @@ def _import_file(
     `data`: the file's bytes when it is read again."""
     say = progress or (lambda stage: None)
     source = str(path)
-    say("reading")
     # A file stating no currency that goes into an account the user named is in that account's.
     named_account = _account_named(ledger, account) if account and not currency else None
     given = currency or (named_account["currency"] if named_account else None) or read_in
     data = data or read_bytes(path)
+    say(f"reading {len(data) / 1e6:.1f} MB")
     result = parse_bytes(data, source, forced_format, given)
     guessed = set() if given else {parsed.key for parsed in result.accounts if not parsed.currency_stated}
     # So is one going by its number or name into an account the ledger holds (next month's `Yucho.csv`).
@@ -161,7 +161,7 @@ def _import_file(
     if not rows:
         raise ImportRefused(source, "no readable transactions" + (f" ({_describe_errors(result.errors)})" if result.errors else ""))
     file_hash = result.file_hash
-    say("checking")
+    say(f"checking {len(rows):,} rows")
     summary = ImportSummary(
         batch_id=None,
         path=source,
@@ -187,7 +187,7 @@ def _import_file(
         before = sum(day < EARLIEST_LIKELY for day in dates)
         summary.warnings.append(f"{before} row(s) dated before {EARLIEST_LIKELY.year} (earliest {summary.first_date}): check the dates")
     balances = _balance_facts(result, rows)
-    say("writing")
+    say(f"writing {len(rows):,} rows")
     try:
         # A file at least twice the ledger's size is mostly new rows (not a re-import, whose
         # small write the rollback journal's syncs would slow down).
