@@ -221,6 +221,17 @@ def test_a_newest_first_file_whose_balance_breaks_keeps_its_latest_balance(tmp_p
         assert ledger.query_one("SELECT balance, balance_date FROM accounts") == {"balance": 187967, "balance_date": "2025-01-31"}
 
 
+def test_a_file_sorted_newest_first_by_date_alone_keeps_each_days_rows_chained(tmp_path: Path) -> None:
+    """An oldest-first export sorted by date, newest first, in a spreadsheet: each day's rows stay
+    oldest first. The balance was the last day's first row's, and its boundaries disagreed."""
+    body = ("2025-03-14,TRANSFER TO SAVINGS,-300.00,5962.05\n2025-03-14,NETFLIX.COM,-15.49,5946.56\n"
+            "2025-03-10,TRADER JOE S,-63.18,6262.05\n2025-03-05,PAYROLL,2100.00,6366.43\n2025-03-05,SHELL OIL,-41.20,6325.23\n")
+    with Ledger() as ledger:
+        summary = import_file(ledger, write(tmp_path, "sorted.csv", body, "Date,Description,Amount,Balance\n"), account="Checking")
+        assert not [w for w in summary.warnings if "running balance" in w]
+        assert ledger.query_one("SELECT balance, balance_date FROM accounts") == {"balance": 594656, "balance_date": "2025-03-14"}
+
+
 def test_undo_removes_an_imported_account_only_once_nothing_uses_it(tmp_path: Path) -> None:
     with Ledger() as ledger:
         ledger.create_account("Checking")

@@ -16,7 +16,7 @@ from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from datetime import date, timedelta
-from itertools import chain, compress
+from itertools import chain, compress, groupby
 from operator import add, ne, not_
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
@@ -1255,9 +1255,35 @@ def check_running_balance(rows: ParsedRows) -> tuple[list[int], tuple[int, date]
     # The latest balance carries the newer rows without one (as the chain does): Chase's newest row
     # of a day with its balance cell blank was left out of that day's balance.
     first, last = known[0], known[-1]
+    if forward and backward and len(known) == len(rows):
+        chained = _day_by_day_chain(lines, amounts, balances, posted)
+        if len(chained[0]) < min(len(forward), len(backward)):
+            return chained
     if (len(backward), posted[last]) < (len(forward), posted[first]):
         return backward, (balances[first] + sum(amounts[:first]), posted[0])
     return forward, (balances[last] + sum(amounts[last + 1:]), posted[-1])
+
+
+def _day_by_day_chain(lines: list[int], amounts: list[int], balances: list[int], posted: list[date]) -> tuple[list[int], tuple[int, date]]:
+    """Mismatches and the latest balance with the rows taken day by day, each day's in the order
+    their balances chain: a file sorted newest first by date in a spreadsheet keeps each day's rows
+    oldest first, and read either way round its days' boundaries disagreed (and a day's first row
+    was taken for its last)."""
+    bad: list[int] = []
+    running: int | None = None
+    for _, day in groupby(sorted(range(len(lines)), key=posted.__getitem__), key=posted.__getitem__):
+        left = list(day)
+        if running is None:  # the first day starts where no row of it ends
+            ends = {balances[i] for i in left}
+            running = next((balances[i] - amounts[i] for i in left if balances[i] - amounts[i] not in ends), balances[left[0]] - amounts[left[0]])
+        while left:
+            i = next((i for i in left if balances[i] - amounts[i] == running), None)
+            if i is None:
+                i = left[0]
+                bad.append(lines[i])
+            left.remove(i)
+            running = balances[i]
+    return sorted(bad), (running, max(posted))
 
 
 def _misses(ordered: Iterable[tuple[int, int, int | None]]) -> list[int]:
