@@ -153,6 +153,8 @@ CASES = [
     # comdirect's card payment: the label, then the shop's place after `//`
     ("Buchungstext: EDEKA SAGT DANKE//Berlin/DE 2024-03-01T12:00:00 Karte Nr. 4871 XXXX XXXX 1234 Kartenzahlung", "Edeka Sagt Danke"),
     ("Kartenzahlung//Netto Marken-Discount/Berlin/DE", "Netto Marken-Discount"),  # comdirect: shop, city, country
+    ("NETFLIX.COM NETFLIX.COM CA", "Netflix"),  # the name said twice
+    ("BRAUHAUS SÜD MUENCHEN", "Brauhaus Süd Muenchen"),  # `Ü` is a vowel: SÜD is no acronym
     # Alfa-Bank: the masked card and ids before the first column that names something; Lloyds' fee rate
     ("123456++++++6789    11111111\\123\\Visa Direct\\SOME BANK             03.05.17 01.05.17    1500.00  RUR", "Visa Direct"),
     ("Non-GBP Trans Fee 2.75% CD 1234", "Non-GBP Trans Fee CD"),

@@ -279,7 +279,10 @@ def _strip(text: str) -> str:
     text = _DATES.sub(" ", text)
     text = _DOMAIN.sub("", text)
     text = " ".join(_SYMBOLS.sub(" ", text).split()).replace(" ,", ",").strip(" -*#/,.;:_+")
-    return _drop_location(text)
+    return _REPEATED.sub(r"\1", _drop_location(text))
+
+
+_REPEATED = re.compile(r"^(.+?)(?:\s+\1)+$", re.I)  # `NETFLIX.COM NETFLIX.COM CA`: the name said twice
 
 
 def _drop_location(text: str) -> str:
@@ -356,4 +359,5 @@ def _case_word(run: str) -> str:
 
 
 def _kept_upper(run: str) -> bool:
-    return run in _KEEP_UPPER or (1 < len(run) <= 3 and not _VOWELS.search(run))
+    """An acronym: listed, or short with no vowel (`SÜD`'s `Ü` is one)."""
+    return run in _KEEP_UPPER or (1 < len(run) <= 3 and not _VOWELS.search(unicodedata.normalize("NFKD", run)))
