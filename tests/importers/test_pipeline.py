@@ -120,11 +120,11 @@ def test_undo_removes_exactly_one_batch(tmp_path: Path) -> None:
     with Ledger() as ledger:
         a = import_file(ledger, write(tmp_path, "a.csv", JAN_FEB), account="Checking")
         b = import_file(ledger, write(tmp_path, "b.csv", FEB_MAR), account="Checking")
-        assert undo_batch(ledger, a.batch_id).removed == 5
-        assert [r["description"] for r in rows(ledger)] == ["ELECTRIC CO", "PAYROLL"]
+        assert undo_batch(ledger, a.batch_id).removed == 3  # b's file lists its two February rows: they are b's now
+        assert [r["description"] for r in rows(ledger)] == ["PAYROLL", "GROCER", "ELECTRIC CO", "PAYROLL"]
         with pytest.raises(LookupError, match="already undone"):
             undo_batch(ledger, a.batch_id)
-        assert undo_batch(ledger, b.batch_id).removed == 2
+        assert undo_batch(ledger, b.batch_id).removed == 4
         assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 0
 
 
@@ -193,9 +193,11 @@ def test_undo_takes_back_the_accounts_and_balances_a_batch_set(tmp_path: Path) -
         assert ledger.query_one("SELECT balance, balance_date FROM accounts") == {"balance": 9500, "balance_date": "2025-03-31"}
 
 
-def test_undo_leaves_out_a_running_balance_that_ran_through_the_rows_it_took(tmp_path: Path) -> None:
-    """March, then April twice (the second adding nothing): undoing the first April import takes
-    April's rows, and the balance the re-import stated ran through them."""
+@pytest.mark.parametrize(("listed", "balance"), [(True, (10000, "2025-04-15")), (False, (19000, "2025-03-20"))])
+def test_undo_leaves_out_a_running_balance_that_ran_through_the_rows_it_took(tmp_path: Path, listed: bool, balance: tuple) -> None:
+    """March, then April twice (the second adding nothing): undoing the first April import keeps
+    April's rows, which the second lists, and its balance; a ledger from before imports noted what
+    they listed loses them, and the balance the re-import stated ran through them."""
     header = "Date,Description,Amount,Balance\n"
     march = write(tmp_path, "march.csv", header + "2025-03-03,SHOP,-10.00,90.00\n2025-03-20,PAY,100.00,190.00\n")
     april = write(tmp_path, "april.csv", header + "2025-04-02,SHOP,-5.00,185.00\n2025-04-15,RENT,-85.00,100.00\n")
@@ -203,8 +205,10 @@ def test_undo_leaves_out_a_running_balance_that_ran_through_the_rows_it_took(tmp
         import_file(ledger, march, account="Checking")
         first = import_file(ledger, april, account="Checking")
         assert import_file(ledger, april, account="Checking").added == 0
+        if not listed:
+            ledger.conn.execute("DELETE FROM batch_listed")
         undo_batch(ledger, first.batch_id)
-        assert ledger.query_one("SELECT balance, balance_date FROM accounts") == {"balance": 19000, "balance_date": "2025-03-20"}
+        assert tuple(ledger.query_one("SELECT balance, balance_date FROM accounts").values()) == balance
 
 
 @pytest.mark.parametrize(("body", "misses"), [
@@ -259,26 +263,32 @@ def test_undo_from_the_cli(tmp_path: Path) -> None:
     assert previewed.exit_code == 1 and "apply to importing files" in previewed.output
 
 
-def test_undoing_an_earlier_download_names_the_later_one_that_listed_its_days(tmp_path: Path) -> None:
-    """January–mid February, then February–March: undoing the first takes its February rows too
-    (it added them; the second found them there). The undo says so, and re-importing the second
-    file brings them back."""
+def test_undoing_an_earlier_download_keeps_the_rows_a_later_one_lists(tmp_path: Path) -> None:
+    """January–mid February, then February–March: undoing the first keeps its February rows, which
+    the second file lists (they were taken away, and re-importing the second brought them back).
+    The ledger is the one the second file alone makes; undoing that too empties it."""
     runner = CliRunner()
     first, second = write(tmp_path, "jan.csv", JAN_FEB), write(tmp_path, "feb.csv", FEB_MAR)
     for path in (first, second):
         assert runner.invoke(main, ["import", "--account", "Checking", str(path)]).exit_code == 0
     undone = runner.invoke(main, ["import", "--undo", "1"])
     assert undone.output.splitlines() == [
-        "batch 1 undone: 5 transaction(s) removed",
-        "  note: 2 of them fall in the days batch 2 (feb.csv) covers; its file may list them too: import it again to bring those back",
+        "batch 1 undone: 3 transaction(s) removed",
+        "  kept 2 that batch 2 (feb.csv) lists too: they are its rows now",
     ]
+    with Ledger() as ledger:
+        assert [(r["posted"], r["description"]) for r in rows(ledger)] == [
+            ("2025-02-03", "PAYROLL"), ("2025-02-10", "GROCER"), ("2025-02-25", "ELECTRIC CO"), ("2025-03-03", "PAYROLL"),
+        ]
     again = json.loads(runner.invoke(main, ["import", "--json", "--account", "Checking", str(second)]).output)
-    assert (again["added"], again["duplicates"]) == (2, 2)
-    later = json.loads(runner.invoke(main, ["import", "--undo", str(again["batch_id"]), "--json"]).output)
-    assert later["covered_by"] == []  # batch 2's file did not list what the re-import added
+    assert (again["added"], again["duplicates"]) == (0, 4)
+    later = json.loads(runner.invoke(main, ["import", "--undo", "2", "--json"]).output)
+    assert (later["removed"], later["kept_by"]) == (0, [{"batch_id": 3, "file_name": "feb.csv", "rows": 4}])  # the same file again
+    last = json.loads(runner.invoke(main, ["import", "--undo", "3", "--json"]).output)
+    assert (last["removed"], last["kept_by"]) == (4, [])
 
 
-def test_undoing_a_file_of_several_accounts_names_the_later_one_that_listed_its_days(tmp_path: Path) -> None:
+def test_undoing_a_file_of_several_accounts_keeps_what_the_later_one_lists(tmp_path: Path) -> None:
     header = "Type,Product,Started Date,Completed Date,Description,Amount,Fee,Currency,State,Balance\n"
 
     def row(day: str, text: str, amount: str, currency: str, balance: str) -> str:
@@ -290,7 +300,8 @@ def test_undoing_a_file_of_several_accounts_names_the_later_one_that_listed_its_
     with Ledger() as ledger:
         first = import_file(ledger, write(tmp_path, "statement-march.csv", march, header=""))
         assert import_file(ledger, write(tmp_path, "statement-april.csv", april, header="")).added == 2
-        assert [(b["batch_id"], b["rows"]) for b in undo_batch(ledger, first.batch_id).covered_by] == [(2, 2)]
+        undone = undo_batch(ledger, first.batch_id)
+        assert (undone.removed, [(b["batch_id"], b["rows"]) for b in undone.kept_by]) == (1, [(2, 1)])  # TESCO kept, the café gone
 
 
 def test_dry_run_writes_nothing(tmp_path: Path) -> None:
@@ -1224,6 +1235,25 @@ def test_undo_restores_a_replaced_pending_row_whose_id_a_later_row_took(tmp_path
         ]
 
 
+def test_undoing_the_download_that_booked_a_hold_keeps_it_booked_where_a_later_one_lists_it(tmp_path: Path) -> None:
+    """A hold, the download that books it (for a tip more), and a later one that lists it booked:
+    undone, the middle one's booked row is the later one's, and the hold stays gone (the later file
+    covers its day without it). The ledger is the one the first and last files make."""
+    bodies = [
+        "03/01/2025,AMAZON,-23.99,Posted\n03/14/2025,CAFE ROMA,-40.00,Pending\n",
+        "03/01/2025,AMAZON,-23.99,Posted\n03/16/2025,CAFE ROMA,-46.00,Posted\n03/18/2025,CHEVRON,-38.00,Posted\n",
+        "03/14/2025,BAKERY,-3.00,Posted\n03/16/2025,CAFE ROMA,-46.00,Posted\n03/18/2025,CHEVRON,-38.00,Posted\n"
+        "03/25/2025,SPOTIFY,-11.99,Posted\n",
+    ]
+    with Ledger() as ledger:
+        batches = import_batches(ledger, tmp_path, bodies)
+        undone = undo_batch(ledger, batches[1])
+        assert (undone.removed, [(b["batch_id"], b["rows"]) for b in undone.kept_by]) == (0, [(batches[2], 2)])
+        assert sorted((r["description"], r["amount"], r["pending"]) for r in rows(ledger)) == [
+            ("AMAZON", -2399, 0), ("BAKERY", -300, 0), ("CAFE ROMA", -4600, 0), ("CHEVRON", -3800, 0), ("SPOTIFY", -1199, 0),
+        ]
+
+
 def test_a_second_undo_waiting_for_the_first_finds_the_batch_undone(tmp_path: Path) -> None:
     """Two undos of one batch at once (two terminals): the one that waited for the write lock must
     see the batch undone, not put the pending row it had replaced back a second time."""
@@ -2092,7 +2122,8 @@ def test_a_download_filling_a_gap_keeps_its_last_row_beside_the_next_downloads_f
 def test_twin_rows_keep_their_own_references_when_a_mid_day_download_listed_one(tmp_path: Path) -> None:
     """Two coffees on 2 August: the mid-day download lists the second, the next lists both, the
     first first. Its new row is the first's (the second's reference was booked twice), and the
-    mid-day file, undone and imported again, brings its own coffee back."""
+    mid-day file, undone (in a ledger from before imports noted what they listed) and imported
+    again, brings its own coffee back."""
     header = "Date,Description,Amount,Reference\n"
     midday = write(tmp_path, "activity_0802.csv", "07/30/2025,WHOLEFDS,-43.10,'3202500100176001'\n"
                                                    "08/02/2025,BLUE BOTTLE COFFEE,-5.75,'3202500100176333'\n", header)
@@ -2104,22 +2135,26 @@ def test_twin_rows_keep_their_own_references_when_a_mid_day_download_listed_one(
         first = import_file(ledger, midday, account="Amex")
         assert import_file(ledger, later, account="Amex").added == 1
         assert [r["bank_id"] for r in ledger.query(coffees)] == ["3202500100176333", "3202500100176501"]
+        ledger.conn.execute("DELETE FROM batch_listed")
         undo_batch(ledger, first.batch_id)
         assert import_file(ledger, midday, account="Amex").added == 2
         assert [r["bank_id"] for r in ledger.query(coffees)] == ["3202500100176333", "3202500100176501"]
 
 
-def test_a_mid_day_download_undone_and_imported_again_brings_back_its_twin_coffee(tmp_path: Path) -> None:
-    """The mid-day download lists one of the day's two coffees, the next both: undone and imported
-    again, the first's coffee was taken for the second's (the same day and text)."""
+@pytest.mark.parametrize(("listed", "removed", "added"), [(True, 0, 0), (False, 3, 3)])
+def test_a_mid_day_download_undone_and_imported_again_brings_back_its_twin_coffee(tmp_path: Path, listed: bool, removed: int, added: int) -> None:
+    """The mid-day download lists one of the day's two coffees, the next both. Undone, its rows
+    are the next download's; in a ledger from before imports noted what they listed, they go, and
+    imported again its coffee was taken for the second's (the same day and text)."""
     midday = write(tmp_path, "a.csv", "2025-06-28,GROCER,-40.00\n2025-07-01,PAYROLL,2500.00\n2025-07-01,COFFEE SHOP,-5.75\n")
     later = write(tmp_path, "b.csv", "2025-06-28,GROCER,-40.00\n2025-07-01,PAYROLL,2500.00\n2025-07-01,COFFEE SHOP,-5.75\n"
                                      "2025-07-01,COFFEE SHOP,-5.75\n2025-07-03,GAS,-30.00\n")
     with Ledger() as ledger:
         first = import_file(ledger, midday, account="C")
         import_file(ledger, later, account="C")
-        undo_batch(ledger, first.batch_id)
-        assert import_file(ledger, midday, account="C").added == 3
+        if not listed:
+            ledger.conn.execute("DELETE FROM batch_listed")
+        assert (undo_batch(ledger, first.batch_id).removed, import_file(ledger, midday, account="C").added) == (removed, added)
         assert ledger.scalar("SELECT COUNT(*) FROM transactions WHERE description = 'COFFEE SHOP'") == 2
 
 
@@ -2241,8 +2276,10 @@ def test_a_file_named_for_a_card_opens_a_card_and_is_read_the_same_way_again(tmp
         first = import_file(ledger, amex)
         assert (first.format, first.accounts) == ("card_csv", ["amex"])
         assert [r["amount"] for r in rows(ledger)] == [-1820, -8812, -41230]
-        assert import_file(ledger, amex).duplicates == 3
-        undo_batch(ledger, first.batch_id)
+        again = import_file(ledger, amex)
+        assert again.duplicates == 3
+        assert undo_batch(ledger, first.batch_id).kept_by == [{"batch_id": again.batch_id, "file_name": "amex.csv", "rows": 3}]
+        undo_batch(ledger, again.batch_id)
         kept = import_file(ledger, amex, forced_format="generic_csv")  # the user's own choice
         assert import_file(ledger, amex).format == "generic_csv" and kept.added == 3
         assert ledger.scalar("SELECT COUNT(*) FROM transactions") == 3

@@ -24,7 +24,7 @@ from wilson.cli.output import complain, fail, one_line, print_json, unexpected
 @click.option("--dry-run", is_flag=True, help="Show what would happen; write nothing.")
 @click.option("--skip-bad", is_flag=True, help="Import the readable rows and list the ones skipped.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summaries as JSON.")
-@click.option("--undo", "undo", type=int, metavar="BATCH", help="Remove exactly what import batch BATCH added.")
+@click.option("--undo", "undo", type=int, metavar="BATCH", help="Take import batch BATCH back: what it added goes, but rows a later import lists stay.")
 @click.option("--list-formats", is_flag=True, help="List the formats Wilson recognises.")
 @click.option("--history", is_flag=True, help="List earlier import batches.")
 def import_command(
@@ -216,13 +216,12 @@ def _undo(ledger, batch_id: int, as_json: bool) -> None:  # type: ignore[no-unty
         fail(str(exc))
     if as_json:
         print_json({"batch_id": batch_id, "removed": undone.removed, "accounts_removed": undone.accounts_removed,
-                    "covered_by": undone.covered_by})
+                    "kept_by": undone.kept_by})
         return
     gone = f"; emptied account(s) removed too: {', '.join(undone.accounts_removed)}" if undone.accounts_removed else ""
     click.echo(f"batch {batch_id} undone: {undone.removed} transaction(s) removed{gone}")
-    for other in undone.covered_by:
-        click.echo(f"  note: {other['rows']} of them fall in the days batch {other['batch_id']} ({other['file_name']}) covers;"
-                   " its file may list them too: import it again to bring those back")
+    for other in undone.kept_by:
+        click.echo(f"  kept {other['rows']} that batch {other['batch_id']} ({other['file_name']}) lists too: they are its rows now")
 
 
 def _history(ledger, as_json: bool) -> None:  # type: ignore[no-untyped-def]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from contextlib import nullcontext
@@ -92,6 +93,7 @@ def record_import(
         account_rows = rows.take(positions)
         window = (account_id, min(account_rows.posted), max(account_rows.posted))
         new, taken, relisted = _new_positions(ledger, window, account_rows)
+        _record_listed(conn, outcome.batch_id, account_id, account_rows, new, taken)
         corrected += _remove_amended(ledger, window, account_rows, new, taken, relisted)
         fresh = account_rows.take(new)
         held = len(fresh)
@@ -115,6 +117,17 @@ def record_import(
         (outcome.added, outcome.duplicates, outcome.pending_added, json.dumps(replaced) if replaced else None, outcome.batch_id),
     )
     return outcome
+
+
+def _record_listed(conn: sqlite3.Connection, batch_id: int, account_id: int, rows: NewRows, new: Sequence[int], taken: set[int]) -> None:
+    """Note the account's rows the file lists that it already held (see `batch_listed`): those it
+    did not add (their fingerprints are the held rows'), and the held rows it matched otherwise."""
+    if len(new) == len(rows) and not taken:
+        return  # a first download: it listed nothing already there
+    added = set(new)
+    listed = {fingerprint for i, fingerprint in enumerate(rows.fingerprint) if i not in added} if added else set(rows.fingerprint)
+    conn.execute("INSERT INTO batch_listed (batch_id, account_id, fingerprints) VALUES (?, ?, ?)",
+                 (batch_id, account_id, array("q", listed | taken).tobytes()))
 
 
 def _by_account(rows: NewRows) -> list[tuple[int, Sequence[int]]]:

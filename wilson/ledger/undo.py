@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from array import array
 from dataclasses import dataclass, field
 
 from wilson.ledger.aggregates import add_rows
@@ -18,14 +19,17 @@ _COUNTED = ("posted", "account_id", "category_id", "currency", "amount", "pendin
 class Undone:
     removed: int  # transactions
     accounts_removed: list[str] = field(default_factory=list)
-    # Imports still in force whose files covered the days of removed rows: {batch_id, file_name, rows}
-    covered_by: list[dict] = field(default_factory=list)
+    # Imports still in force whose files list rows the batch added, which are theirs now: {batch_id, file_name, rows}
+    kept_by: list[dict] = field(default_factory=list)
 
 
 def undo_batch(ledger: Ledger, batch_id: int) -> Undone:
-    """Remove exactly what a batch added, and put back what it changed: the rows it replaced or
-    deleted, the transfer category it gave earlier rows it linked to its own, the balances it set,
-    and the accounts and categories it created (when nothing else holds on to them)."""
+    """Remove what a batch added, and put back what it changed: the rows it replaced or deleted,
+    the transfer category it gave earlier rows it linked to its own, the balances it set, and the
+    accounts and categories it created (when nothing else holds on to them). The ledger is then the
+    one the files still imported make: a row a later file in force lists goes over to that file's
+    batch (January–mid February undone keeps the February rows the February–March file lists), and
+    a row the batch replaced stays gone where such a file covers its day without listing it."""
     with ledger.write() as conn:
         # Read under the write lock: a second undo of the same batch, queued behind the first,
         # must see it undone rather than put the rows it replaced back a second time.
@@ -35,6 +39,8 @@ def undo_batch(ledger: Ledger, batch_id: int) -> Undone:
         if batch["undone_at"]:
             raise LookupError(f"import batch {batch_id} was already undone on {batch['undone_at']}")
         changes = json.loads(batch["account_changes"] or "{}")
+        listed_later = _listed_later(conn, batch_id)
+        kept_by = _hand_over(conn, batch_id, listed_later)
         linked_to_batch = "transfer_id IN (SELECT id FROM transactions WHERE batch_id = ?)"
         conn.execute(
             f"UPDATE transactions SET category_id = NULL, category_source = NULL WHERE {linked_to_batch}"
@@ -46,10 +52,10 @@ def undo_batch(ledger: Ledger, batch_id: int) -> Undone:
         touched.update(created["id"] for created in changes.get("created", []))
         touched.add(batch["account_id"])
         categories = _categories_of_batch(conn, batch_id) | {created["id"] for created in changes.get("categories", [])}
-        covered_by = ledger.query(_COVERED_BY_OTHERS, {"batch": batch_id})
-        undone = Undone(conn.execute("DELETE FROM transactions WHERE batch_id = ?", (batch_id,)).rowcount, covered_by=covered_by)
+        undone = Undone(conn.execute("DELETE FROM transactions WHERE batch_id = ?", (batch_id,)).rowcount, kept_by=kept_by)
         for old in json.loads(batch["replaced"] or "[]"):
-            _restore(conn, old)
+            if not _gone_since(old, listed_later):
+                _restore(conn, old)
         for account_id, before, after in reversed(changes.get("balances", [])):
             conn.execute(  # only while the balance is still the one this batch set
                 "UPDATE accounts SET balance = ?, balance_date = ?, balance_source = ?"
@@ -64,23 +70,46 @@ def undo_batch(ledger: Ledger, batch_id: int) -> Undone:
     return undone
 
 
-# Per later import in force of the same account, how many of the batch's rows fall within the days
-# its file covered: those rows were most likely in that file too (it found them already there), so
-# undoing this batch takes away rows that importing that file again brings back. (An earlier file
-# covering a row's day did not list it, or this batch would not have added it.) A file of several
-# accounts (Revolut's products) names none in its batch: its accounts are those it added rows to.
-_COVERED_BY_OTHERS = """
-WITH later(id, account_id) AS (
-    SELECT id, account_id FROM import_batches WHERE id > :batch AND undone_at IS NULL AND account_id IS NOT NULL
-    UNION
-    SELECT b.id, t.account_id FROM import_batches b JOIN transactions t ON t.batch_id = b.id
-    WHERE b.id > :batch AND b.undone_at IS NULL AND b.account_id IS NULL
-)
-SELECT b.id AS batch_id, b.file_name, COUNT(*) AS rows FROM transactions t
-JOIN later l ON l.account_id = t.account_id JOIN import_batches b ON b.id = l.id
-WHERE t.batch_id = :batch AND t.pending = 0 AND t.posted BETWEEN b.first_date AND b.last_date
-GROUP BY b.id ORDER BY b.id
-"""
+def _listed_later(conn: sqlite3.Connection, batch_id: int) -> dict[int, list[tuple[int, str, str, set[int]]]]:
+    """Per account, the later imports in force that read its rows, oldest first: (batch, first and
+    last day of its file, the fingerprints of the rows it listed that the account already held)."""
+    listed: dict[int, list[tuple[int, str, str, set[int]]]] = {}
+    for later_id, first, last, account_id, packed in conn.execute(
+        "SELECT b.id, b.first_date, b.last_date, l.account_id, l.fingerprints FROM batch_listed l"
+        " JOIN import_batches b ON b.id = l.batch_id WHERE b.id > ? AND b.undone_at IS NULL ORDER BY b.id",
+        (batch_id,),
+    ):
+        fingerprints = array("q")
+        fingerprints.frombytes(packed)
+        listed.setdefault(account_id, []).append((later_id, first, last, set(fingerprints)))
+    return listed
+
+
+def _hand_over(conn: sqlite3.Connection, batch_id: int, listed: dict[int, list[tuple[int, str, str, set[int]]]]) -> list[dict]:
+    """Give the batch's rows that a later import in force lists to the first such import; returns
+    {batch_id, file_name, rows} per import that took some."""
+    if not listed:
+        return []
+    owners: dict[int, list[int]] = {}
+    for row_id, account_id, fingerprint in conn.execute(
+        "SELECT id, account_id, fingerprint FROM transactions WHERE batch_id = ?", (batch_id,)
+    ).fetchall():
+        owner = next((later_id for later_id, _, _, fingerprints in listed.get(account_id, ()) if fingerprint in fingerprints), None)
+        if owner is not None:
+            owners.setdefault(owner, []).append(row_id)
+    for owner, row_ids in owners.items():
+        conn.executemany("UPDATE transactions SET batch_id = ? WHERE id = ?", [(owner, row_id) for row_id in row_ids])
+    names = dict(conn.execute("SELECT id, file_name FROM import_batches WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(list(owners)),)))
+    return [{"batch_id": owner, "file_name": names[owner], "rows": len(row_ids)} for owner, row_ids in sorted(owners.items())]
+
+
+def _gone_since(old: dict, listed: dict[int, list[tuple[int, str, str, set[int]]]]) -> bool:
+    """Whether a row the batch replaced (a hold it booked, a row it amended) is gone by a later
+    import in force too: one whose file covers the row's day in its account without listing it."""
+    return any(
+        first <= old["posted"] <= last and old["fingerprint"] not in fingerprints
+        for _, first, last, fingerprints in listed.get(old["account_id"], ())
+    )
 
 
 def _forget_unused_numbers(conn: sqlite3.Connection) -> None:
