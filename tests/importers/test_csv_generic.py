@@ -890,8 +890,7 @@ def test_aib_posted_columns_and_local_currency_amount() -> None:
 def test_asn_balance_before_each_row_is_not_its_amount() -> None:
     asn = parse_fixture("written/asn_nl.csv", "inferred_csv")  # no header; the balance before the row, then the amount
     assert [t.amount for t in asn.transactions] == [-2345, 250000, -105000]
-    # the party and, far off, the message (in `'...'`): both describe the row
-    assert asn.transactions[0].description == "Albert Heijn 1234 Betaalautomaat AH 1234 Amsterdam"
+    assert asn.transactions[0].description == "Betaalautomaat AH 1234 Amsterdam"  # `'...'` around the text
 
 
 def test_german_party_columns_balance_lines_and_the_account_named_above_the_table() -> None:
@@ -1937,7 +1936,8 @@ def test_a_ynab_register_in_dinars_reads_its_arabic_sign_and_its_three_decimals(
     assert [(e.line, e.column) for e in unread.errors] == [(2, "Inflow")]
 
 
-def test_a_party_column_padded_before_the_address_names_the_party_alone() -> None:
+def test_a_party_column_with_a_street_address_names_the_party_alone() -> None:
+    """Sparkasse's `Beguenstigter/Zahlungspflichtiger` pads the party's name out before its street."""
     result = parse_text(
         '"Buchungstag";"Verwendungszweck";"Beguenstigter/Zahlungspflichtiger";"Betrag";"Waehrung"\n'
         '"03.04.18";"KD-Nr. 1234";"1u1 Telecom GmbH                              Elgendorfer Str. 57";"-22,59";"EUR"\n'

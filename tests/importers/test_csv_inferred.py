@@ -425,3 +425,19 @@ def test_a_headerless_card_download_is_read_as_a_card_when_named_so_and_month_af
         assert second.format == "card_csv"
         assert [row["amount"] for row in ledger.query("SELECT amount FROM transactions ORDER BY posted")] == [-4500, -245, -6000, -1200, -310]
         assert (ledger.scalar("SELECT type FROM accounts"), ledger.scalar("SELECT balance FROM accounts")) == ("credit_card", -22255)
+
+
+def test_a_message_far_after_the_party_describes_the_row_too() -> None:
+    """ASN without a header: the party's name, and fourteen columns on its message in `'…'`; the
+    message was dropped, and a fee row with no party had no text at all."""
+    row = "{day},NL00ASNB9999999999,{iban},{party},,,,EUR,130.44,EUR,{amount},{day},{day},2754,{code},51392971,,{message},26\n"
+    text = "".join(row.format(day=day, iban=iban, party=party, amount=amount, code=code, message=message) for day, iban, party, amount, code, message in (
+        ("17-06-2022", "NL11ABNA0000000000", "International Card Services B V", "-200.00", "IDM", "'Betaling aan ICS 9999'"),
+        ("25-06-2022", "", "", "-2.20", "MSC", "'Kosten gebruik betaalpas'"),
+        ("27-06-2022", "NL25INGB0000000000", "Optimal Beleggingsfondsen Nederland BV", "503.15", "OVS", "'Dividend uitkering'"),
+    ))
+    result = INFERRED.parse(text, "asn.csv")
+    assert [t.description for t in result.transactions] == [
+        "International Card Services B V Betaling aan ICS 9999", "Kosten gebruik betaalpas",
+        "Optimal Beleggingsfondsen Nederland BV Dividend uitkering",
+    ]

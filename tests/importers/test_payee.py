@@ -167,6 +167,8 @@ CASES = [
     ("Lastschrift Auftraggeber: ACME GmbH Kundendaten: 000000000000 Verwendungszweck: reason", "ACME GmbH"),
     ("Usage, specific reason FE/000000003 ABCDEF1G235 AT098765432109876543 Payment receiver", "Payment receiver"),
     ("Einbehaltene KESt                            BG/000000001     ", "Einbehaltene KESt"),
+    ("FIRMA M Immobilien- Management GmbH Bohnenstr. 24", "FIRMA M Immobilien- Management GmbH"),  # a street after the party
+    ("1u1 Telecom GmbH Elgendorfer Str. 57", "1u1 Telecom GmbH"),
     # Sparkasse: a cash machine, the quarterly notice, and a notice too long to be a name (cut at a word)
     ("GA NR123441234 BLZ12341234 0 24.03/14.30UHR Böbbingen", "ATM"),
     ("Abrechnung 29.03.2018 siehe Anlage Abrechnung 29.03.2018 Information zur Abrechnung Kontostand", "Abrechnung"),

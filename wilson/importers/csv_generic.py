@@ -1732,10 +1732,9 @@ def _name_or_blank(cell: str) -> str:
 
 
 def _party(cells: Sequence[str]) -> str | None:
-    """The payee among a row's party cells: the first that names someone (an IBAN does not). Not
-    squeezed first: a wide gap ends the name (Sparkasse's `1u1 Telecom GmbH      Elgendorfer Str. 57`)."""
+    """The payee among a row's party cells: the first that names someone (an IBAN does not)."""
     for cell in cells:
-        name = _name_or_blank(cell).strip()
+        name = squeeze(_name_or_blank(cell))
         if name:
             return payee_of(name)
     return None

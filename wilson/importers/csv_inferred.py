@@ -169,10 +169,10 @@ def _roles(columns: list[list[str]], names: list[str] | None) -> tuple[dict[int,
 
 
 def _text_roles(columns: list[list[str]], texts: list[int]) -> dict[int, str]:
-    """The description: the wordiest column of words that vary row to row, and any other at least
-    half as wordy, in file order (Scotiabank's type before its merchant when the rows are too few
-    to show which is the type; ASN's party and, far off, its message). One whose few values recur
-    over many rows (`Debit Card Purchase`, `EFTPOS DEBIT`) is the row's type, not its description."""
+    """The description: the wordiest column of words that vary row to row, and any later one at
+    least half as wordy (ASN's party and, far off, its message; a column before it is the row's type,
+    as Scotiabank's and LCL's are, when the rows are too few to show it). One whose few values
+    recur over many rows (`Debit Card Purchase`, `EFTPOS DEBIT`) is the row's type, not its description."""
     wordy = [i for i in texts if any(map(_LETTERS.search, columns[i]))]
     # A column holding one value on every row (a product name) describes no row; the first row
     # is left out of that test, as it may be a header.
@@ -181,8 +181,8 @@ def _text_roles(columns: list[list[str]], texts: list[int]) -> dict[int, str]:
     free = [i for i in varied if i not in types] or varied
     if not free:
         return {}
-    most = max(_wordiness(columns[i]) for i in free)
-    roles = {i: "text" for i in free if _wordiness(columns[i]) * 2 >= most}
+    best = max(free, key=lambda i: _wordiness(columns[i]))
+    roles = {i: "text" for i in free if i >= best and _wordiness(columns[i]) * 2 >= _wordiness(columns[best])}
     kinds = [i for i in types if i not in roles]
     if kinds:
         roles[max(kinds, key=lambda i: _wordiness(columns[i]))] = "kind"

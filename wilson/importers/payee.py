@@ -121,7 +121,9 @@ _FIELD_TAIL = re.compile(
     # Santander UK's card payment in another currency and its direct debit's mandate, comdirect's place:
     # `SAINSBURYS S/MKTS,12.34 GBP, RATE 1.00/GBP ON 01-03-2024`, `EE LTD REF 123, MANDATE NO 0012`, `EDEKA SAGT DANKE//Berlin/DE`
     r"|\s*,\s*[\d.,]+\s+[A-Z]{3}\s*,\s*RATE\b.*$|\s*,\s*MANDATE NO\b.*$|(?<=\w)//[^/]*/[A-Z]{2}\b.*$"
-    r"|\s+siehe Anlage\b.*$",  # Sparkasse's quarterly notice: `Abrechnung 29.03.2018 siehe Anlage …`
+    r"|\s+siehe Anlage\b.*$"  # Sparkasse's quarterly notice: `Abrechnung 29.03.2018 siehe Anlage …`
+    # a German street address after the party: `1u1 Telecom GmbH Elgendorfer Str. 57`, `ACME GmbH Bohnenstr. 24`
+    r"|\s+(?:[^\W\d_][\w-]*\s+(?:str\.|straße|strasse)|[^\W\d_]*(?:str\.|straße|strasse|weg|allee|gasse|damm))\s*\d+[a-z]?\b.*$",
     re.I,
 )
 # PKO BP's labelled fields: `Lokalizacja: Adres: ŻABKA Z1234 Miasto: …`, `Nazwa nadawcy: ACME SP. Z O.O. Tytuł: …`
