@@ -154,6 +154,7 @@ CASES = [
     ("Buchungstext: EDEKA SAGT DANKE//Berlin/DE 2024-03-01T12:00:00 Karte Nr. 4871 XXXX XXXX 1234 Kartenzahlung", "Edeka Sagt Danke"),
     ("Kartenzahlung//Netto Marken-Discount/Berlin/DE", "Netto Marken-Discount"),  # comdirect: shop, city, country
     ("NETFLIX.COM NETFLIX.COM CA", "Netflix"),  # the name said twice
+    ("ONLINE TRANSFER FROM CHK ...1234 Confirmation 13468824", "Online Transfer From CHK ...1234"),  # an OFX MEMO's reference
     ("BRAUHAUS SÜD MUENCHEN", "Brauhaus Süd Muenchen"),  # `Ü` is a vowel: SÜD is no acronym
     # Alfa-Bank: the masked card and ids before the first column that names something; Lloyds' fee rate
     ("123456++++++6789    11111111\\123\\Visa Direct\\SOME BANK             03.05.17 01.05.17    1500.00  RUR", "Visa Direct"),

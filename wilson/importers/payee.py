@@ -140,7 +140,7 @@ _CHECK = re.compile(r"^(?:CHECK|CHEQUE|CHQ|CHK)\s*(?:NO\.?|NUMBER)?\s*#?\s*(\d+)
 # A store number marks where the merchant's name ends and its location begins.
 _STORE = re.compile(r"(?<=\S)\s+(?:#\s*\d+|(?:STORE|STR|NO\.?|NUM|UNIT)\s*#?\s*\d+|T-\d+|\d{3,}\b).*$", re.I)
 _CARD_AND_REF = re.compile(
-    r"\b(?:REF|REFERENCE|TRACE|CONF|AUTH|ID|TXN|TRANSACTION(?=\s*#))\s*(?:NO\.?|NR\.?)?\s*#?[:.]?\s*[A-Z0-9\-/]*\d[A-Z0-9\-/]*"
+    r"\b(?:REF|REFERENCE|TRACE|CONF|CONFIRMATION|AUTH|ID|TXN|TRANSACTION(?=\s*#))\s*(?:NO\.?|NR\.?)?\s*#?[:.]?\s*[A-Z0-9\-/]*\d[A-Z0-9\-/]*"
     r"|\b(?:X{2,}|\*{2,})\d{2,}\b|\*{2,}\d+"  # card numbers: XXXX1234, ****1234
     r"|\bCAR(?:D|TE)\s+\d{4}\b|\bENDING\s+(?:IN\s+)?\d{4}\b(?![/.-]\d)",  # `card ending in 1234`: kept, `in` would pass for Indiana
     re.I,
