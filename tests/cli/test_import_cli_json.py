@@ -23,6 +23,21 @@ def run(*args: str):  # type: ignore[no-untyped-def]
     return CliRunner().invoke(main, ["import", "--json", *args])
 
 
+def interrupt_the_second_file(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Ctrl-C while the second file of a command is imported."""
+    from wilson.importers import pipeline
+
+    real, calls = pipeline.import_file, []
+
+    def second_interrupted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(args[1])
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "import_file", second_interrupted)
+
+
 def test_several_files_give_an_entry_each_in_order_a_refused_one_with_its_error(tmp_path: Path) -> None:
     good1 = write(tmp_path, "good1.csv", "2025-01-02,COFFEE,-1.00\n")
     broken = write(tmp_path, "broken.csv", "2025-01-03,GROCER,abc\n")
@@ -108,17 +123,7 @@ def test_an_interrupt_after_the_commit_says_the_file_was_written(tmp_path: Path,
 
 
 def test_an_interrupted_json_import_of_several_files_still_lists_the_ones_written(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from wilson.importers import pipeline
-
-    real, calls = pipeline.import_file, []
-
-    def second_interrupted(*args, **kwargs):  # type: ignore[no-untyped-def]
-        calls.append(args[1])
-        if len(calls) == 2:
-            raise KeyboardInterrupt
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(pipeline, "import_file", second_interrupted)
+    interrupt_the_second_file(monkeypatch)
     first, second = write(tmp_path, "a.csv", "2025-01-02,COFFEE,-1.00\n"), write(tmp_path, "b.csv", "2025-01-03,TEA,-2.00\n")
     out = CliRunner().invoke(main, ["import", "--json", str(first), str(second)])
     assert out.exit_code == 130
@@ -159,21 +164,11 @@ def test_a_dash_imports_the_export_piped_in_and_records_no_path(tmp_path: Path) 
 
 def test_several_files_with_a_refused_one_end_by_saying_which_went_in(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """Each file is its own import: a script reading the exit status alone would think none went in."""
-    from wilson.importers import pipeline
-
     good = write(tmp_path, "good.csv", "2025-01-02,COFFEE,-1.00\n")
     broken = write(tmp_path, "broken.csv", "2025-01-03,GROCER,abc\n")
     out = CliRunner().invoke(main, ["import", str(good), str(broken)])
     assert out.exit_code == 1 and out.stderr.splitlines()[-1] == f"wilson: 1 of 2 files imported; not: {broken}"
-    real, calls = pipeline.import_file, []
-
-    def second_interrupted(*args, **kwargs):  # type: ignore[no-untyped-def]
-        calls.append(args[1])
-        if len(calls) == 2:
-            raise KeyboardInterrupt
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(pipeline, "import_file", second_interrupted)
+    interrupt_the_second_file(monkeypatch)
     third = write(tmp_path, "third.csv", "2025-01-05,TEA,-2.00\n")
     out = CliRunner().invoke(main, ["import", str(good), str(broken), str(third)])
     assert out.exit_code == 130 and f"{broken}: interrupted; nothing from this file was written; not read: {third}" in out.stderr
