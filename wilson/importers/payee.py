@@ -120,9 +120,15 @@ _FIELD_TAIL = re.compile(
     r"|(?:PPD|WEB|CCD|TEL|ARC|BOC|POP|RCK|CTX|IAT)\s+ID\s*:).*$"
     # Santander UK's card payment in another currency and its direct debit's mandate, comdirect's place:
     # `SAINSBURYS S/MKTS,12.34 GBP, RATE 1.00/GBP ON 01-03-2024`, `EE LTD REF 123, MANDATE NO 0012`, `EDEKA SAGT DANKE//Berlin/DE`
-    r"|\s*,\s*[\d.,]+\s+[A-Z]{3}\s*,\s*RATE\b.*$|\s*,\s*MANDATE NO\b.*$|(?<=\w)//[^/]*/[A-Z]{2}\b.*$"
-    r"|\s+siehe Anlage\b.*$"  # Sparkasse's quarterly notice: `Abrechnung 29.03.2018 siehe Anlage …`
-    # a German street address after the party: `1u1 Telecom GmbH Elgendorfer Str. 57`, `ACME GmbH Bohnenstr. 24`
+    r"|\s*,\s*[\d.,]+\s+[A-Z]{3}\s*,\s*RATE\b.*$|\s*,\s*MANDATE NO\b.*$|(?<=\w)//[^/]*/[A-Z]{2}\b.*$",
+    re.I,
+)
+# German tails, looked for only in texts holding their words (tried at every space, they cost every
+# text more than the rest): Sparkasse's quarterly notice (`Abrechnung 29.03.2018 siehe Anlage …`),
+# a street address after the party (`1u1 Telecom GmbH Elgendorfer Str. 57`, `ACME GmbH Bohnenstr. 24`).
+_GERMAN_TAIL_WORDS = ("siehe anlage", "str.", "straße", "strasse", "weg", "allee", "gasse", "damm")
+_GERMAN_TAIL = re.compile(
+    r"\s+siehe Anlage\b.*$"
     r"|\s+(?:[^\W\d_][\w-]*\s+(?:str\.|straße|strasse)|[^\W\d_]*(?:str\.|straße|strasse|weg|allee|gasse|damm))\s*\d+[a-z]?\b.*$",
     re.I,
 )
@@ -251,11 +257,11 @@ def _strip(text: str) -> str:
     fields = _KIND_THEN_PARTY.match(text)
     if fields:
         text = fields[1]
-    coded = _BOOKING_CODE.search(text)
+    coded = _BOOKING_CODE.search(text) if "/" in text else None
     if coded:
         text = text[coded.end():] if _THREE_LETTERS.match(text[coded.end():]) else text[: coded.start()]
     party = (
-        _LABELLED_PARTY.search(text) or _NAMED_FIELD.search(text) or _INDIAN_TRANSFER.match(text) or _POLISH_PARTY.search(text)
+        (_LABELLED_PARTY.search(text) if ":" in text else None) or _NAMED_FIELD.search(text) or _INDIAN_TRANSFER.match(text) or _POLISH_PARTY.search(text)
         or _ACH_ORIGINATOR.match(text) or _FASTER_PAYMENT.match(text)
     )
     if party:
@@ -270,18 +276,25 @@ def _strip(text: str) -> str:
         previous, text = text, text if _GENERIC.fullmatch(stripped) else stripped  # `VISA PAYMENT` is the card's, not `PAYMENT`
     shop = _SLASHED_SHOP.fullmatch(text)
     text = shop[1] if shop else _FIELD_TAIL.sub("", text)
+    if any(word in text.casefold() for word in _GERMAN_TAIL_WORDS):
+        text = _GERMAN_TAIL.sub("", text)
     alias = _ALIAS.match(text)  # `PAYPAL *UBER TRIP` is Uber once the processor is gone
     if alias:
         return _ALIAS_NAMES[alias.lastgroup]
     # the first column naming something: Alfa-Bank's masked card and ids come before the name
-    text = next((part for part in _COLUMNS.split(text) if _THREE_LETTERS.search(part)), text)
+    head = _COLUMNS.split(text, maxsplit=1)[0]
+    if _THREE_LETTERS.search(head):
+        text = head
+    elif head != text:
+        text = next((part for part in _COLUMNS.split(text) if _THREE_LETTERS.search(part)), text)
     text = _CARD_AND_REF.sub(" ", text)
     text = _STORE.sub("", text)
     text = _NOISE.sub(" ", text)
     text = _DATES.sub(" ", text)
     text = _DOMAIN.sub("", text)
     text = " ".join(_SYMBOLS.sub(" ", text).split()).replace(" ,", ",").strip(" -*#/,.;:_+")
-    return _REPEATED.sub(r"\1", _drop_location(text))
+    text = _drop_location(text)
+    return _REPEATED.sub(r"\1", text) if text.count(text.split(" ", 1)[0]) > 1 else text
 
 
 _REPEATED = re.compile(r"^(.+?)(?:\s+\1)+$", re.I)  # `NETFLIX.COM NETFLIX.COM CA`: the name said twice
