@@ -217,3 +217,27 @@ def test_a_row_one_field_wider_than_every_other_row_is_refused(tmp_path: Path) -
                     "CREDIT,03/17/2025,PAYROLL,2000.00,ACH_CREDIT,1248.44,,\n", encoding="utf-8")
     result = parse_file(path)
     assert [(e.line, e.message) for e in result.errors] == [(3, "9 fields but the header has 7; is a value holding a comma not quoted?")]
+
+
+@pytest.mark.parametrize(("text", "count"), [
+    # comdirect with no line end after its balance line: short, but no cut transaction
+    ('"Buchungstag";"Wertstellung (Valuta)";"Vorgang";"Buchungstext";"Umsatz in EUR";\n'
+     '"17.02.2025";"17.02.2025";"Lastschrift";"Auftraggeber: REWE";"-12,34";\n"Alter Kontostand";"1.500,00 EUR";', 1),
+    ("Date,Description,Amount\n2025-03-01,GROCER,-25.10\n2025-03-02,BAKERY,-3.00,\n2025-03-03,PAYROLL,1500.00\n", 3),  # a stray comma
+    ("Date,Description,Amount,Memo\n2025-03-01,GROCER,-25.10,weekly\n2025-03-03,RENT,-900.00,March, flat 2\n", 2),  # the memo's comma
+])
+def test_short_last_lines_stray_commas_and_a_last_texts_commas_are_no_broken_rows(tmp_path: Path, text: str, count: int) -> None:
+    path = tmp_path / "ok.csv"
+    path.write_text(text, encoding="utf-8")
+    result = parse_file(path)
+    assert (len(result.transactions), result.errors) == (count, [])
+
+
+def test_an_amount_among_a_last_text_columns_extra_fields_is_a_shifted_row(tmp_path: Path) -> None:
+    """`ZELLE TO SMITH REF 5,00` unquoted before a memo column: joining `-250.00,rent share` into the
+    memo booked the payment as 0.00."""
+    path = tmp_path / "memo.csv"
+    path.write_text("Date,Description,Amount,Memo\n2025-03-01,GROCER,-25.10,weekly\n"
+                    "2025-03-02,ZELLE TO SMITH REF 5,00,-250.00,rent share\n", encoding="utf-8")
+    assert [(e.line, e.message) for e in parse_file(path).errors] == [
+        (3, "5 fields but the header has 4; is a value holding a comma not quoted?")]

@@ -38,6 +38,7 @@ from wilson.money import direction_mark, exponent, guess_decimal_separator
 
 MAX_ROW_CHARS = 64 * 1024
 _DELIMITER_NAMES = {",": "a comma", ";": "a semicolon", "\t": "a tab", "|": "a bar"}
+_AMOUNT_CELL = re.compile(r"[-+]?\(?[$€£]?\s?\d[\d.,' ]*[.,]\d\d\)?")  # `-250.00`, `1.234,56`: money, not words
 _DATE_SHAPE = re.compile(r"\d{1,4}([./-])\d{1,2}\1\d{1,4}")  # `23.11.2026`, `2026-11-23`: no amount
 MAX_DESCRIPTION_CHARS = 4 * 1024
 
@@ -234,6 +235,7 @@ class _Conversion:
         self.card: str | None = None  # how the rows showed a card statement that writes charges positive
         self.currency_guessed = False  # set when the file states no currency
         self.cut_short = False  # the text stops without a line end: its last row may be cut (`_cut_row`)
+        self.cut_row: int | None = None
         self.unbooked: set[int] = set()  # rows with a purchase date but no booking date yet: pending
         self.balance_rows: list[int] = []  # rows that state a balance (comdirect's `Alter Kontostand` under the table)
         self.sections: list[tuple[int, int | None, int, str | None]] = []  # per titled table, see `titled_tables`
@@ -545,18 +547,22 @@ class _Conversion:
             return refused
         last_is_text = bool(header_width) and header_width - 1 in self.layout.texts
         usual = Counter(map(len, records)).most_common(1)[0][0]  # Chase writes a comma after every row's last field
-        cut = self._cut_row(records)
+        self.cut_row = self._cut_row(records)
         for i, cells in enumerate(records):
             filled = [c.strip() for c in cells if c.strip()]
             prose = i == len(records) - 1 and len(filled) == 1 and _prose(filled[0])
             if prose:
                 cells = records[i] = filled + [""] * (self.width - 1)  # Robinhood's disclaimer in a column of its own
-            if i == cut and not prose:
-                refused[i] = RowError(lines[i], "the file ends inside this row (truncated file?)")
-            elif len(cells) > MAX_COLUMNS:
+            if len(cells) > MAX_COLUMNS:
                 refused[i] = RowError(lines[i], f"{len(cells)} columns; more than {MAX_COLUMNS} is not a bank export row")
-            elif header_width and len(cells) > header_width and (any(c.strip() for c in cells[header_width:]) or len(cells) > usual > 0 and not prose):
-                if last_is_text:  # its text runs on: Livebank's `Umsatztext` in several fields, an unquoted `ACME, INC`
+            elif header_width and len(cells) > header_width and (
+                any(c.strip() for c in cells[header_width:])
+                # every row ends with a delimiter (Chase): one more field is a value split, not a stray comma
+                or len(cells) > usual > header_width and not prose
+            ):
+                if last_is_text and not any(_AMOUNT_CELL.fullmatch(c.strip()) for c in cells[header_width - 1 :]):
+                    # its text runs on: Livebank's `Umsatztext` in several fields, an unquoted `ACME, INC`; an
+                    # amount among them is the row's own, shifted by a comma earlier (`ZELLE REF 5,00,-250.00`)
                     cells = records[i] = [*cells[: header_width - 1], self.delimiter.join(cells[header_width - 1 :]).rstrip(self.delimiter)]
                 else:
                     unquoted = _DELIMITER_NAMES.get(self.delimiter, repr(self.delimiter))
@@ -568,8 +574,10 @@ class _Conversion:
         return refused
 
     def _cut_row(self, records: list[list[str]]) -> int | None:
-        """The last record, when the file stops inside it: no line end after it, and fewer fields
-        than the header and every other row have (a download cut in `-150.00` reads `-15`)."""
+        """The last record, when the file may stop inside it: no line end after it, and fewer fields
+        than the header and every other row have (a download cut in `-150.00` reads `-15`). Refused
+        in `_settle` if it reads as a transaction: a balance or totals line under the table is short
+        anyway (comdirect's `"Alter Kontostand";"1.500,00 EUR";`)."""
         if not self.cut_short or len(records) < 2:
             return None
         others = min(map(len, records[:-1]))
@@ -1188,7 +1196,7 @@ class _Conversion:
         """
         descriptions, posted, amounts, lines = parsed["description"], parsed["posted"], parsed["amount"], parsed["line"]
         names, errors = self.names, result.errors
-        suspects = set(self.refused)
+        suspects = set(self.refused) | ({self.cut_row} if self.cut_row is not None else set())
         if descriptions and max(map(len, descriptions)) > MAX_DESCRIPTION_CHARS:
             suspects.update(i for i, text in enumerate(descriptions) if len(text) > MAX_DESCRIPTION_CHARS)
         if statuses is not None:
@@ -1250,6 +1258,8 @@ class _Conversion:
                 result.warnings.append(f"line {line}: skipped {description[:60]!r} (a totals line)")
             elif i == closing:
                 result.warnings.append(f"line {line}: skipped a closing balance line (a date and an amount, no text)")
+            elif i == self.cut_row:
+                errors.append(RowError(line, "the file ends inside this row (truncated file?)"))
             elif amounts[i] is None and self._filled(i) == 1 and i + 1 < self.count and posted[i + 1] is None:
                 # comdirect's card table: `"13.01.2026";` above a `neu` row. A date alone above a dated
                 # row, or at the end, is a row cut short.
