@@ -8,3 +8,6 @@ CREATE TABLE batch_listed (
     fingerprints BLOB NOT NULL,
     PRIMARY KEY (batch_id, account_id)
 ) WITHOUT ROWID;
+-- Imports made before this migration noted nothing: undoing an earlier batch then still names them
+-- as files that may list rows it took (see `wilson.ledger.undo`).
+ALTER TABLE import_batches ADD COLUMN listed_noted INTEGER NOT NULL DEFAULT 0;

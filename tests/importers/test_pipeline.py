@@ -288,6 +288,22 @@ def test_undoing_an_earlier_download_keeps_the_rows_a_later_one_lists(tmp_path: 
     assert (last["removed"], last["kept_by"]) == (4, [])
 
 
+def test_undoing_a_batch_names_the_imports_made_before_listings_were_noted_that_covered_its_days(tmp_path: Path) -> None:
+    """A ledger from before imports noted the rows they list: its later import's file may list the
+    rows the undo takes, and the undo says so, as it did then."""
+    runner = CliRunner()
+    first, second = write(tmp_path, "jan.csv", JAN_FEB), write(tmp_path, "feb.csv", FEB_MAR)
+    for path in (first, second):
+        assert runner.invoke(main, ["import", "--account", "Checking", str(path)]).exit_code == 0
+    with Ledger() as ledger:
+        ledger.conn.execute("DELETE FROM batch_listed")
+        ledger.conn.execute("UPDATE import_batches SET listed_noted = 0")
+    assert runner.invoke(main, ["import", "--undo", "1"]).output.splitlines() == [
+        "batch 1 undone: 5 transaction(s) removed",
+        "  note: 2 of them fall in the days batch 2 (feb.csv) covers; its file may list them too: import it again to bring those back",
+    ]
+
+
 def test_undoing_a_file_of_several_accounts_keeps_what_the_later_one_lists(tmp_path: Path) -> None:
     header = "Type,Product,Started Date,Completed Date,Description,Amount,Fee,Currency,State,Balance\n"
 
@@ -1252,6 +1268,38 @@ def test_undoing_the_download_that_booked_a_hold_keeps_it_booked_where_a_later_o
         assert sorted((r["description"], r["amount"], r["pending"]) for r in rows(ledger)) == [
             ("AMAZON", -2399, 0), ("BAKERY", -300, 0), ("CAFE ROMA", -4600, 0), ("CHEVRON", -3800, 0), ("SPOTIFY", -1199, 0),
         ]
+
+
+def test_a_correction_undone_before_the_later_download_comes_back_when_that_goes_too(tmp_path: Path) -> None:
+    """The dinner corrected by the second download, a third listing it corrected: undoing the
+    second keeps the corrected row gone (the third covers its day), undoing the third then brings
+    it back, as the first file, all that is left, lists it. The balance is that file's again."""
+    def statement(rows: str, end: str, balance: str) -> str:
+        return ("<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD<BANKACCTFROM><BANKID>1<ACCTID>555111<ACCTTYPE>CHECKING"
+                f"</BANKACCTFROM><BANKTRANLIST><DTSTART>20250301<DTEND>{end}{rows}</BANKTRANLIST>"
+                f"<LEDGERBAL><BALAMT>{balance}<DTASOF>{end}</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>")
+
+    def trn(fitid: str, day: str, amount: str, name: str) -> str:
+        return f"<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>{day}<TRNAMT>{amount}<FITID>{fitid}<NAME>{name}</STMTTRN>"
+
+    starbucks, netflix = trn("X1", "20250303", "-5.00", "STARBUCKS"), trn("X3", "20250306", "-9.99", "NETFLIX.COM")
+    files = [
+        statement(starbucks + trn("X2", "20250305", "-20.00", "THE CHEESECAKE FACTORY") + netflix, "20250307", "965.01"),
+        statement(starbucks + trn("X2", "20250305", "-24.00", "THE CHEESECAKE FACTORY") + netflix
+                  + trn("X4", "20250312", "-30.00", "SHELL"), "20250314", "931.01"),
+        statement(trn("X2", "20250305", "-24.00", "THE CHEESECAKE FACTORY") + netflix + trn("X4", "20250312", "-30.00", "SHELL")
+                  + trn("X5", "20250318", "-12.00", "FEE"), "20250320", "919.01"),
+    ]
+    with Ledger() as ledger:
+        batches = []
+        for n, text in enumerate(files, 1):
+            (tmp_path / f"f{n}.ofx").write_text(text)
+            batches.append(import_file(ledger, tmp_path / f"f{n}.ofx").batch_id)
+        undo_batch(ledger, batches[1])
+        assert sorted(r["amount"] for r in rows(ledger)) == [-3000, -2400, -1200, -999, -500]
+        undo_batch(ledger, batches[2])
+        assert sorted(r["amount"] for r in rows(ledger)) == [-2000, -999, -500]
+        assert ledger.query_one("SELECT balance, balance_date FROM accounts") == {"balance": 96501, "balance_date": "2025-03-07"}
 
 
 def test_a_second_undo_waiting_for_the_first_finds_the_batch_undone(tmp_path: Path) -> None:

@@ -216,12 +216,15 @@ def _undo(ledger, batch_id: int, as_json: bool) -> None:  # type: ignore[no-unty
         fail(str(exc))
     if as_json:
         print_json({"batch_id": batch_id, "removed": undone.removed, "accounts_removed": undone.accounts_removed,
-                    "kept_by": undone.kept_by})
+                    "kept_by": undone.kept_by, "covered_by": undone.covered_by})
         return
     gone = f"; emptied account(s) removed too: {', '.join(undone.accounts_removed)}" if undone.accounts_removed else ""
     click.echo(f"batch {batch_id} undone: {undone.removed} transaction(s) removed{gone}")
     for other in undone.kept_by:
         click.echo(f"  kept {other['rows']} that batch {other['batch_id']} ({other['file_name']}) lists too: they are its rows now")
+    for other in undone.covered_by:
+        click.echo(f"  note: {other['rows']} of them fall in the days batch {other['batch_id']} ({other['file_name']}) covers;"
+                   " its file may list them too: import it again to bring those back")
 
 
 def _history(ledger, as_json: bool) -> None:  # type: ignore[no-untyped-def]

@@ -81,8 +81,8 @@ def record_import(
     """
     conn = ledger.conn
     cur = conn.execute(
-        "INSERT INTO import_batches (file_name, file_path, file_hash, format, account_id, rows_read, skipped, first_date, last_date)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO import_batches (file_name, file_path, file_hash, format, account_id, rows_read, skipped, first_date, last_date,"
+        " listed_noted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
         (batch.file_name, batch.file_path, batch.file_hash, batch.format, batch.account_id, batch.rows_read, batch.skipped,
          batch.first_date, batch.last_date),
     )

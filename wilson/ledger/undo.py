@@ -21,6 +21,8 @@ class Undone:
     accounts_removed: list[str] = field(default_factory=list)
     # Imports still in force whose files list rows the batch added, which are theirs now: {batch_id, file_name, rows}
     kept_by: list[dict] = field(default_factory=list)
+    # Imports from before imports noted what they listed, whose files covered the days of rows removed: {batch_id, file_name, rows}
+    covered_by: list[dict] = field(default_factory=list)
 
 
 def undo_batch(ledger: Ledger, batch_id: int) -> Undone:
@@ -52,10 +54,16 @@ def undo_batch(ledger: Ledger, batch_id: int) -> Undone:
         touched.update(created["id"] for created in changes.get("created", []))
         touched.add(batch["account_id"])
         categories = _categories_of_batch(conn, batch_id) | {created["id"] for created in changes.get("categories", [])}
-        undone = Undone(conn.execute("DELETE FROM transactions WHERE batch_id = ?", (batch_id,)).rowcount, kept_by=kept_by)
+        covered_by = ledger.query(_COVERED_BY_OLDER_IMPORTS, {"batch": batch_id})
+        removed = conn.execute("DELETE FROM transactions WHERE batch_id = ?", (batch_id,)).rowcount
+        undone = Undone(removed, kept_by=kept_by, covered_by=covered_by)
         for old in json.loads(batch["replaced"] or "[]"):
-            if not _gone_since(old, listed_later):
+            keeper = _gone_since(old, listed_later)
+            if keeper is None:
                 _restore(conn, old)
+            else:  # that import stands for the row's going now: undone in turn, it weighs it again
+                conn.execute("UPDATE import_batches SET replaced = json_insert(COALESCE(replaced, '[]'), '$[#]', json(?)) WHERE id = ?",
+                             (json.dumps(old), keeper))
         for account_id, before, after in reversed(changes.get("balances", [])):
             conn.execute(  # only while the balance is still the one this batch set
                 "UPDATE accounts SET balance = ?, balance_date = ?, balance_source = ?"
@@ -64,10 +72,29 @@ def undo_batch(ledger: Ledger, batch_id: int) -> Undone:
             )
         conn.execute("UPDATE import_batches SET undone_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?", (batch_id,))
         _forget_unused_numbers(conn)
-        _newest_stated_balances(conn, {account_id for account_id, _, _ in changes.get("balances", [])})
+        stated = {account_id for account_id, _ in changes.get("stated", [])}  # set by it, or by another as it
+        _newest_stated_balances(conn, stated | {account_id for account_id, _, _ in changes.get("balances", [])})
         undone.accounts_removed = [name for account_id in sorted(touched - {None}) if (name := _drop_if_unused(conn, account_id))]
         _drop_unused_categories(conn, categories)
     return undone
+
+
+# Per later import in force made before imports noted what they listed (migration 014), how many of
+# the batch's rows fall within the days its file covered: that file most likely listed them too, so
+# importing it again brings them back. A file of several accounts names none in its batch: its
+# accounts are those it added rows to.
+_COVERED_BY_OLDER_IMPORTS = """
+WITH later(id, account_id) AS (
+    SELECT id, account_id FROM import_batches WHERE id > :batch AND undone_at IS NULL AND NOT listed_noted AND account_id IS NOT NULL
+    UNION
+    SELECT b.id, t.account_id FROM import_batches b JOIN transactions t ON t.batch_id = b.id
+    WHERE b.id > :batch AND b.undone_at IS NULL AND NOT b.listed_noted AND b.account_id IS NULL
+)
+SELECT b.id AS batch_id, b.file_name, COUNT(*) AS rows FROM transactions t
+JOIN later l ON l.account_id = t.account_id JOIN import_batches b ON b.id = l.id
+WHERE t.batch_id = :batch AND t.pending = 0 AND t.posted BETWEEN b.first_date AND b.last_date
+GROUP BY b.id ORDER BY b.id
+"""
 
 
 def _listed_later(conn: sqlite3.Connection, batch_id: int) -> dict[int, list[tuple[int, str, str, set[int]]]]:
@@ -103,13 +130,13 @@ def _hand_over(conn: sqlite3.Connection, batch_id: int, listed: dict[int, list[t
     return [{"batch_id": owner, "file_name": names[owner], "rows": len(row_ids)} for owner, row_ids in sorted(owners.items())]
 
 
-def _gone_since(old: dict, listed: dict[int, list[tuple[int, str, str, set[int]]]]) -> bool:
-    """Whether a row the batch replaced (a hold it booked, a row it amended) is gone by a later
-    import in force too: one whose file covers the row's day in its account without listing it."""
-    return any(
-        first <= old["posted"] <= last and old["fingerprint"] not in fingerprints
-        for _, first, last, fingerprints in listed.get(old["account_id"], ())
-    )
+def _gone_since(old: dict, listed: dict[int, list[tuple[int, str, str, set[int]]]]) -> int | None:
+    """The first later import in force by which a row the batch replaced (a hold it booked, a row
+    it amended) is gone too: one whose file covers the row's day in its account without listing it."""
+    return next((
+        later_id for later_id, first, last, fingerprints in listed.get(old["account_id"], ())
+        if first <= old["posted"] <= last and old["fingerprint"] not in fingerprints
+    ), None)
 
 
 def _forget_unused_numbers(conn: sqlite3.Connection) -> None:
@@ -181,31 +208,34 @@ _DROP_UNUSED_CATEGORY = (
 
 
 def _newest_stated_balances(conn: sqlite3.Connection, account_ids: set[int]) -> None:
-    """After an undo, each account whose balance it took back gets the newest balance a file still
-    imported stated (an older statement's, which the undone newer one had outdated). A running
-    balance dated after the account's last row left is left out: it ran through rows the undo took
-    away (a later re-import of the undone file found them there and added nothing of its own)."""
+    """After an undo, each account whose balance it took back holds one a file still imported
+    stated: the newest (an older statement's, which the undone newer one had outdated), unless the
+    one it holds is such a file's and no older; none when no such file states one. The balance put
+    back may be one an import undone since had set. A running balance dated after the account's
+    last row left is left out: it ran through rows the undo took away. The user's own stays."""
     if not account_ids:
         return
     last_row = dict(conn.execute(
         f"SELECT account_id, MAX(posted) FROM transactions WHERE pending = 0 AND account_id IN ({','.join('?' * len(account_ids))})"
         " GROUP BY account_id", sorted(account_ids),
     ).fetchall())
-    newest: dict[int, list] = {}
+    stated: dict[int, set[tuple]] = {account_id: set() for account_id in account_ids}
+    newest: dict[int, tuple] = {account_id: (None, None, None) for account_id in account_ids}
     for (changes,) in conn.execute(
-        "SELECT account_changes FROM import_batches WHERE undone_at IS NULL AND account_changes IS NOT NULL"
+        "SELECT account_changes FROM import_batches WHERE undone_at IS NULL AND account_changes IS NOT NULL ORDER BY id"
     ):
         for account_id, (amount, as_of, source) in json.loads(changes).get("stated", []):
-            if account_id not in account_ids or (source == "running" and as_of > (last_row.get(account_id) or "")):
-                continue
-            if account_id not in newest or as_of >= newest[account_id][1]:
-                newest[account_id] = [amount, as_of, source]
-    for account_id, (amount, as_of, source) in newest.items():
-        conn.execute(
-            "UPDATE accounts SET balance = ?, balance_date = ?, balance_source = ? WHERE id = ?"
-            " AND COALESCE(balance_source, '') != 'manual' AND (balance_date IS NULL OR balance_date < ?)",
-            (amount, as_of, source, account_id, as_of),
-        )
+            if account_id in stated and not (source == "running" and as_of > (last_row.get(account_id) or "")):
+                stated[account_id].add((amount, as_of, source))
+                if newest[account_id][1] is None or as_of >= newest[account_id][1]:  # of one day, the later import's
+                    newest[account_id] = (amount, as_of, source)
+    for account_id, figures in stated.items():
+        held = conn.execute("SELECT balance, balance_date, balance_source FROM accounts WHERE id = ?", (account_id,)).fetchone()
+        if held is None or held[2] == "manual" or tuple(held) == newest[account_id]:
+            continue
+        if tuple(held) in figures and held[1] >= newest[account_id][1]:
+            continue
+        conn.execute("UPDATE accounts SET balance = ?, balance_date = ?, balance_source = ? WHERE id = ?", (*newest[account_id], account_id))
 
 
 def _drop_if_unused(conn: sqlite3.Connection, account_id: int) -> str | None:
