@@ -140,7 +140,7 @@ def test_a_file_undone_and_imported_again_goes_where_it_went(tmp_path: Path) -> 
         assert (again.accounts, again.added) == (["Joint Checking"], 5)
         assert ledger.scalar("SELECT COUNT(*) FROM accounts") == 1
         assert again.warnings[0] == (f"this file went into Joint Checking when it was imported before (batch {first.batch_id}, undone):"
-                                     " it goes there again (--account names another)")
+                                     " it goes there again (to send it elsewhere, give --account)")
 
 
 def test_a_file_naming_its_account_goes_by_it_after_a_wrong_account_was_undone(tmp_path: Path) -> None:
@@ -1140,7 +1140,7 @@ def test_a_renamed_download_goes_to_the_account_already_holding_its_rows(tmp_pat
         renamed = import_file(ledger, write(tmp_path, "checking oct.csv", october, header))
         assert (renamed.accounts, renamed.added, renamed.duplicates) == (["Chase Checking …1234"], 1, 3)
         assert renamed.warnings == ["no account is named Chase Checking; Chase Checking …1234 holds the rows it shares"
-                                    " dates with, so it went there (--account names another)"]
+                                    " dates with, so it went there (to send it elsewhere, give --account)"]
         other = import_file(ledger, write(tmp_path, "savings.csv", "10/02/2026,INTEREST,1.00\n"))
         assert other.accounts == ["savings"]
 
@@ -1687,7 +1687,7 @@ def test_a_file_stating_no_currency_found_otherwise_than_by_name_is_read_again_i
         summary = import_file(ledger, april)
         assert (summary.accounts, summary.added) == (["Post Office"], 2)
         assert summary.warnings == ["no account is named Yucho; Post Office is where the earlier downloads named like this file went,"
-                                    " so it went there (--account names another)"]
+                                    " so it went there (to send it elsewhere, give --account)"]
         import_file(ledger, gulf, account="NBB", currency="BHD")
         again = import_file(ledger, gulf)
         assert (again.accounts, again.added, again.duplicates) == (["NBB"], 0, 2)

@@ -533,7 +533,7 @@ def _resolve_accounts(
             named = before["name"]
             if before["undone_at"]:  # a plain re-import goes there anyway, adding nothing
                 warnings.append(f"this file went into {named} when it was imported before (batch {before['id']}, undone):"
-                                " it goes there again (--account names another)")
+                                " it goes there again (to send it elsewhere, give --account)")
     resolved = {}
     for parsed in result.accounts:
         if parsed.key not in keys:
@@ -594,7 +594,7 @@ def _account_for(
                    else "holds its rows and the balance its running balance shows that day" if continued
                    else "ended on the balance its running balance starts from" if runs_on
                    else "is where the earlier downloads named like this file went")
-            warnings.append(f"no account is named {name}; {found['name']} {why}, so it went there (--account names another)")
+            warnings.append(f"no account is named {name}; {found['name']} {why}, so it went there (to send it elsewhere, give --account)")
             if parsed.number:
                 ledger.conn.execute("UPDATE accounts SET number = ? WHERE id = ?", (parsed.number, found["id"]))
                 changes.numbered.append((found["id"], parsed.number))
