@@ -233,11 +233,12 @@ def test_short_last_lines_stray_commas_and_a_last_texts_commas_are_no_broken_row
     assert (len(result.transactions), result.errors) == (count, [])
 
 
-def test_an_amount_among_a_last_text_columns_extra_fields_is_a_shifted_row(tmp_path: Path) -> None:
+@pytest.mark.parametrize("memo", ["rent share", ""])
+def test_an_amount_among_a_last_text_columns_extra_fields_is_a_shifted_row(tmp_path: Path, memo: str) -> None:
     """`ZELLE TO SMITH REF 5,00` unquoted before a memo column: joining `-250.00,rent share` into the
-    memo booked the payment as 0.00."""
+    memo, or reading `-250.00` as the memo when the row's own is empty, booked the payment as 0.00."""
     path = tmp_path / "memo.csv"
     path.write_text("Date,Description,Amount,Memo\n2025-03-01,GROCER,-25.10,weekly\n"
-                    "2025-03-02,ZELLE TO SMITH REF 5,00,-250.00,rent share\n", encoding="utf-8")
+                    f"2025-03-02,ZELLE TO SMITH REF 5,00,-250.00,{memo}\n", encoding="utf-8")
     assert [(e.line, e.message) for e in parse_file(path).errors] == [
         (3, "5 fields but the header has 4; is a value holding a comma not quoted?")]

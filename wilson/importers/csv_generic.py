@@ -553,16 +553,19 @@ class _Conversion:
             prose = i == len(records) - 1 and len(filled) == 1 and _prose(filled[0])
             if prose:
                 cells = records[i] = filled + [""] * (self.width - 1)  # Robinhood's disclaimer in a column of its own
+            wide = bool(header_width) and len(cells) > header_width
+            # an amount where a last text column runs on is the row's own, shifted by a comma earlier
+            # (`ZELLE REF 5,00,-250.00,` with an empty memo), not its text
+            shifted = wide and last_is_text and any(_AMOUNT_CELL.fullmatch(c.strip()) for c in cells[header_width - 1 :])
             if len(cells) > MAX_COLUMNS:
                 refused[i] = RowError(lines[i], f"{len(cells)} columns; more than {MAX_COLUMNS} is not a bank export row")
-            elif header_width and len(cells) > header_width and (
-                any(c.strip() for c in cells[header_width:])
+            elif wide and (
+                shifted or any(c.strip() for c in cells[header_width:])
                 # every row ends with a delimiter (Chase): one more field is a value split, not a stray comma
                 or len(cells) > usual > header_width and not prose
             ):
-                if last_is_text and not any(_AMOUNT_CELL.fullmatch(c.strip()) for c in cells[header_width - 1 :]):
-                    # its text runs on: Livebank's `Umsatztext` in several fields, an unquoted `ACME, INC`; an
-                    # amount among them is the row's own, shifted by a comma earlier (`ZELLE REF 5,00,-250.00`)
+                if last_is_text and not shifted:
+                    # its text runs on: Livebank's `Umsatztext` in several fields, an unquoted `ACME, INC`
                     cells = records[i] = [*cells[: header_width - 1], self.delimiter.join(cells[header_width - 1 :]).rstrip(self.delimiter)]
                 else:
                     unquoted = _DELIMITER_NAMES.get(self.delimiter, repr(self.delimiter))
